@@ -1,0 +1,31 @@
+"""Every refusal a user can get is a UserError: shown ephemerally, nothing changed."""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """A refusal: what was wrong and what is allowed. Safe to show to the user who acted."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class RulesError(UserError):
+    """An action the rules do not allow (cite the ruling id in the message where it helps)."""
+
+
+class NotFound(UserError):
+    """The campaign, seat, step or object named does not exist."""
+
+
+class PermissionDenied(UserError):
+    """The user may not do this (not the GM, not their seat, not their turn)."""
+
+
+class InvalidState(UserError):
+    """The action is not possible now (campaign not started, step locked, paused...)."""
+
+
+class InvalidInput(UserError):
+    """The input could not be read (bad dice expression, bad setting value, bad file)."""

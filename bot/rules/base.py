@@ -1,0 +1,169 @@
+"""The rules-core protocol shared by every rule set (DESIGN.md, "The rules core").
+
+A rule set is a pure state machine over a pydantic state:
+
+- ``start(options, seats, dice) -> Outcome`` builds the first state and runs it forward to the
+  first decision;
+- ``pending(state) -> list[Request]`` says who must act now;
+- ``act(state, seat, action, dice) -> Outcome`` applies one turn/open action;
+- ``resolve(state, actions, dice) -> Outcome`` applies a complete set of sealed actions;
+- ``view(state, viewer)`` is what a viewer may see (``None`` = the public).
+
+Seats are numbered from 1; seat ``GM_SEAT`` (0) is the game master. Actions are plain dicts
+``{"type": <ActionSpec.type>, <field name>: <value or list of values>, ...}`` so that a generic
+panel can build them from Selects and Buttons; each rule set validates them and raises
+``RulesError`` saying what is wrong and what is allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+GM_SEAT = 0
+
+RequestKind = Literal["sealed", "turn", "open"]
+AudienceKind = Literal["public", "seat", "gm"]
+
+
+class Audience(BaseModel):
+    """Who may read an event: the channel, one seat (by DM), or the GM."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: AudienceKind
+    seat: int | None = None
+
+    @classmethod
+    def public(cls) -> Audience:
+        return cls(kind="public")
+
+    @classmethod
+    def to_seat(cls, seat: int) -> Audience:
+        return cls(kind="seat", seat=seat)
+
+    @classmethod
+    def gm(cls) -> Audience:
+        return cls(kind="gm")
+
+
+class ImageRef(BaseModel):
+    """Asks the service to attach a rendered picture of the state as this viewer sees it."""
+
+    name: str = Field(description="renderer name, registered in bot.render for the rule set")
+    viewer: int | None = Field(default=None, description="seat whose view is drawn; None=public")
+
+
+class Event(BaseModel):
+    """Something that happened, with exactly one audience. Hidden information is only ever
+    carried by events whose audience is a seat or the GM."""
+
+    audience: Audience
+    kind: str
+    text: str
+    data: dict[str, Any] = Field(default_factory=dict)
+    image: ImageRef | None = None
+
+
+class Seat(BaseModel):
+    """A player's place at the table. ``number`` starts at 1."""
+
+    number: int
+    name: str
+
+
+class Option(BaseModel):
+    """One choice in a Select: the value sent back, the label shown."""
+
+    value: str
+    label: str
+    description: str = ""
+
+
+class InputField(BaseModel):
+    """A Select of legal options; the chosen value(s) go into the action under ``name``.
+
+    With ``max_values == 1`` the action holds a string, otherwise a list of strings."""
+
+    name: str
+    label: str
+    options: list[Option]
+    min_values: int = 1
+    max_values: int = 1
+
+
+class ActionSpec(BaseModel):
+    """One kind of action a request accepts, with the inputs it needs.
+
+    A spec without fields is a single button (e.g. "Pass", "Ready")."""
+
+    type: str
+    label: str
+    fields: list[InputField] = Field(default_factory=list)
+    confirm: str = Field(default="", description="cost/consequence shown before submitting")
+
+
+class Request(BaseModel):
+    """Who must act now and what they may do.
+
+    ``sealed`` requests of one step are revealed together by ``resolve``; ``turn`` and ``open``
+    requests are applied one by one by ``act`` (an ``open`` seat acts any number of times and
+    then sends its ready action, which the rule set defines)."""
+
+    seat: int
+    kind: RequestKind
+    step: str = Field(description="stable name of the step, e.g. 'orders', 'transit'")
+    prompt: str
+    actions: list[ActionSpec]
+    default: dict[str, Any] | None = Field(
+        default=None, description="the action taken at the deadline; None = wait for the GM"
+    )
+
+
+class Outcome(BaseModel):
+    """The result of start/act/resolve: the new state and the events on the way."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    state: Any
+    events: list[Event] = Field(default_factory=list)
+    finished: bool = False
+
+
+@runtime_checkable
+class Dice(Protocol):
+    """Injected randomness: every draw in the rules comes from here."""
+
+    def d(self, sides: int) -> int:
+        """One die with ``sides`` faces, 1..sides."""
+        ...
+
+    def shuffle(self, items: list[Any]) -> list[Any]:
+        """A new list with the items in random order."""
+        ...
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What the service needs from a rule set. Implementations live in bot.rules.<name>."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options_model: type[BaseModel]
+    state_model: type[BaseModel]
+    help_text: str
+
+    def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome: ...
+
+    def pending(self, state: Any) -> list[Request]: ...
+
+    def act(self, state: Any, seat: int, action: dict[str, Any], dice: Dice) -> Outcome: ...
+
+    def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome: ...
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]: ...
+
+    def status(self, state: Any, viewer: int | None) -> str: ...

@@ -1,0 +1,31 @@
+"""Maps rule-set names to implementations; the only place that lists them."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from bot.errors import NotFound
+from bot.rules.base import Ruleset
+
+# name -> "module:attribute" of the Ruleset object; imported lazily so one rule set's import
+# cost or breakage never touches the others.
+_BUILTIN: dict[str, str] = {}
+_EXTRA: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> None:
+    """Add a rule set at run time (tests use this for their own small rule set)."""
+    _EXTRA[ruleset.name] = ruleset
+
+
+def names() -> list[str]:
+    return sorted({*_BUILTIN, *_EXTRA})
+
+
+def get(name: str) -> Ruleset:
+    if name in _EXTRA:
+        return _EXTRA[name]
+    if name not in _BUILTIN:
+        raise NotFound(f"Unknown rule set '{name}'. Available: {', '.join(names()) or 'none'}.")
+    module, attr = _BUILTIN[name].split(":")
+    return getattr(import_module(module), attr)
