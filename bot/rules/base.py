@@ -167,3 +167,13 @@ class Ruleset(Protocol):
     def view(self, state: Any, viewer: int | None) -> dict[str, Any]: ...
 
     def status(self, state: Any, viewer: int | None) -> str: ...
+
+
+@runtime_checkable
+class ScriptedPlayer(Protocol):
+    """A demo/self-play player: picks a legal action for a request from what its seat may see.
+
+    Rule sets offer one through ``Ruleset.scripted_player(seat)`` (optional); ``python -m bot
+    demo`` and the benchmarks use it. It sees ``view(state, seat)`` only, never hidden state."""
+
+    def choose(self, view: dict[str, Any], request: Request, dice: Dice) -> dict[str, Any]: ...

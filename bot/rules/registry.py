@@ -9,7 +9,11 @@ from bot.rules.base import Ruleset
 
 # name -> "module:attribute" of the Ruleset object; imported lazily so one rule set's import
 # cost or breakage never touches the others.
-_BUILTIN: dict[str, str] = {}
+_BUILTIN: dict[str, str] = {
+    "orbits": "bot.rules.orbits:RULESET",
+    "ftcamp": "bot.rules.ftcamp:RULESET",
+    "hrft": "bot.rules.hrft:RULESET",
+}
 _EXTRA: dict[str, Ruleset] = {}
 
 

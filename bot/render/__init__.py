@@ -1,0 +1,1 @@
+"""Pure image rendering: a view (dict) in, PNG bytes out. No discord, no database."""
