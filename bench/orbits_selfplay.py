@@ -1,0 +1,51 @@
+"""Benchmark: complete two-player Orbits games per second with the scripted players.
+
+Engine only (no rendering, no database). Prints games/s, decisions/s, turns per game and a
+cProfile top-3 by cumulative time inside bot.rules.orbits.
+
+    .venv/bin/python bench/orbits_selfplay.py [games]
+"""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import pstats
+import sys
+import time
+
+from bot.rules.dice import SeededDice
+from bot.rules.orbits.selfplay import play_game
+
+
+def run(games: int) -> tuple[float, int, int, int]:
+    """Plays ``games`` games; returns (seconds, decisions, turns, finished games)."""
+    decisions = turns = finished = 0
+    t0 = time.perf_counter()
+    for seed in range(games):
+        rec = play_game(2, SeededDice(seed, "bench"))
+        decisions += rec.decisions
+        turns += rec.state.turn
+        finished += rec.finished
+    return time.perf_counter() - t0, decisions, turns, finished
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    secs, decisions, turns, finished = run(games)
+    print(f"{games} two-player games ({finished} finished) in {secs:.2f} s: "
+          f"{games / secs:.2f} games/s, {decisions / secs:.0f} decisions/s, "
+          f"{turns / games:.1f} turns and {decisions / games:.0f} decisions per game")
+    prof = cProfile.Profile()
+    prof.enable()
+    run(max(2, games // 5))
+    prof.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(prof, stream=out)
+    stats.sort_stats("tottime").print_stats(3)
+    print("cProfile top-3 by own time:")
+    print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[-600:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""Command line: ``python -m bot`` runs the bot; subcommands check, migrate and demo offline.
+
+Exit status: 0 done, 1 the work failed (bad config, demo did not finish), 2 usage problem
+(bad arguments, no token).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from bot.errors import UserError
+from bot.settings import TOKEN_ENV, Settings, config_problems, load_settings, resolve_config_path
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+NO_TOKEN_MESSAGE = f"""\
+No bot token: set the {TOKEN_ENV} environment variable to your bot's token, e.g.
+
+    {TOKEN_ENV}=your-token-here python -m bot
+
+The token comes from the Discord developer portal (your application -> Bot -> Reset Token).
+It is read only from the environment, never from the config file, so keep it out of
+config.toml and out of git.
+
+To try the game offline without Discord, run a demo campaign with scripted players:
+
+    python -m bot demo orbits
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Admiralty, a Discord game master for space-wargame campaigns. "
+        f"Without a subcommand, runs the bot (needs {TOKEN_ENV}).",
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="settings file (default: $ADMIRALTY_CONFIG, else ./config.toml if present)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser("run", help=f"run the bot (the default; needs {TOKEN_ENV})")
+
+    check = sub.add_parser("check-config", help="list every problem of a config file")
+    check.add_argument("path", nargs="?", type=Path, help="file to check (default as --config)")
+
+    migrate = sub.add_parser("migrate", help="bring the database schema up to date")
+    migrate.add_argument("--db", type=Path, default=None, help="SQLite file (default: settings)")
+
+    demo = sub.add_parser(
+        "demo",
+        help="play a whole campaign offline with scripted players; write a transcript",
+    )
+    demo.add_argument("ruleset", help="rule set to play, e.g. orbits, ftcamp, hrft")
+    demo.add_argument(
+        "--out", type=Path, default=None, help="transcript folder (default: demo_output/RULESET)"
+    )
+    demo.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
+    demo.add_argument("--players", type=int, default=None, help="players (default: the minimum)")
+    demo.add_argument(
+        "--max-steps", type=int, default=2000, help="give up after this many steps (default 2000)"
+    )
+    demo.add_argument(
+        "--absent",
+        type=int,
+        action="append",
+        default=[],
+        metavar="SEAT",
+        help="a seat that never acts, so deadlines, reminders and defaults show (repeatable)",
+    )
+    demo.add_argument(
+        "--set",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a campaign setting or rule-set option, as /campaign settings takes (repeatable)",
+    )
+    return parser
+
+
+def _settings_or_report(path: Path | None, env: Mapping[str, str], err: TextIO) -> Settings | None:
+    try:
+        return load_settings(path, env)
+    except UserError as exc:
+        print(exc.message, file=err)
+        print("Run `python -m bot check-config` for the list of problems.", file=err)
+        return None
+
+
+def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> int:
+    if not env.get(TOKEN_ENV, "").strip():
+        print(NO_TOKEN_MESSAGE, file=err, end="")
+        return EXIT_USAGE
+    settings = _settings_or_report(args.config, env, err)
+    if settings is None:
+        return EXIT_FAILED
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    # Imported here so that the offline subcommands never import discord.py or the cogs.
+    from bot.client import AdmiraltyBot
+
+    client = AdmiraltyBot(settings)
+    token = settings.token.get_secret_value() if settings.token else ""
+    client.run(token, log_handler=None)
+    return EXIT_OK
+
+
+def cmd_check_config(
+    args: argparse.Namespace, env: Mapping[str, str], out: TextIO, err: TextIO
+) -> int:
+    path = args.path or resolve_config_path(args.config, env)
+    if path is None:
+        print("No config file (./config.toml not found); the defaults apply. config OK", file=out)
+        return EXIT_OK
+    problems = config_problems(path, env)
+    if problems:
+        print(f"{path}: {len(problems)} problem(s):", file=err)
+        for problem in problems:
+            print(f"  {problem}", file=err)
+        return EXIT_FAILED
+    print(f"{path}: config OK", file=out)
+    return EXIT_OK
+
+
+def cmd_migrate(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
+    from storage.db import SchemaTooNew, migrate
+
+    path = args.db
+    if path is None:
+        settings = _settings_or_report(args.config, env, err)
+        if settings is None:
+            return EXIT_FAILED
+        path = settings.database_path
+    try:
+        old, new = asyncio.run(migrate(path))
+    except SchemaTooNew as exc:
+        print(str(exc), file=err)
+        return EXIT_FAILED
+    if old == new:
+        print(f"{path}: schema version {new}, already up to date", file=out)
+    else:
+        print(f"{path}: schema version {old} -> {new}", file=out)
+    return EXIT_OK
+
+
+def cmd_demo(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
+    from bot.campaign.demo import DemoFailed, run_demo
+
+    settings = _settings_or_report(args.config, env, err)
+    if settings is None:
+        return EXIT_FAILED
+    folder = args.out or settings.demo_output / args.ruleset
+    options: dict[str, str] = {}
+    for item in args.options:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            print(f"--set takes KEY=VALUE, got '{item}'", file=err)
+            return EXIT_USAGE
+        options[key.strip()] = value.strip()
+    try:
+        result = asyncio.run(
+            run_demo(
+                args.ruleset,
+                folder,
+                seed=args.seed,
+                players=args.players,
+                max_steps=args.max_steps,
+                options=options,
+                absent=set(args.absent),
+            )
+        )
+    except DemoFailed as exc:
+        print(f"demo failed: {exc}", file=err)
+        return EXIT_FAILED
+    except UserError as exc:
+        print(exc.message, file=err)
+        return EXIT_USAGE
+    print(result.summary(), file=out)
+    print(f"transcript written to {folder}/", file=out)
+    return EXIT_OK
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Entry point (also the ``admiralty`` console script); returns the exit status."""
+    env = os.environ if env is None else env
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    args = build_parser().parse_args(argv)
+    if args.command == "check-config":
+        return cmd_check_config(args, env, out, err)
+    if args.command == "migrate":
+        return cmd_migrate(args, env, out, err)
+    if args.command == "demo":
+        return cmd_demo(args, env, out, err)
+    return cmd_run(args, env, err)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

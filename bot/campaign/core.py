@@ -1,0 +1,245 @@
+"""What every service module shares: loading a campaign, locking, one transaction per intent."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel
+
+from bot.campaign.models import Actor, CampaignInfo, SeatInfo
+from bot.errors import InvalidState, NotFound, PermissionDenied, UserError
+from bot.rules import registry
+from bot.rules.base import GM_SEAT, Dice, Request, Ruleset
+from bot.rules.dice import SeededDice
+from storage import campaigns, players, turns
+from storage import events as event_log
+from storage import outbox as outbox_repo
+from storage.campaigns import CampaignRow, Reader, StaleVersion
+from storage.db import Database, Tx
+from storage.events import EventRow
+from storage.outbox import NewMessage
+from storage.players import PlayerRow
+
+T = TypeVar("T")
+Clock = Callable[[], datetime]
+DiceFactory = Callable[[int, str], Dice]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_seed() -> int:
+    return secrets.randbits(63)
+
+
+def step_keys(requests: list[Request]) -> list[str]:
+    """What identifies a step: who is asked, how, for which step of the rules."""
+    return sorted(f"{r.seat}:{r.kind}:{r.step}" for r in requests)
+
+
+@dataclass
+class Ctx:
+    """A campaign as loaded for one intent (cached between intents, see ``_mutate``)."""
+
+    row: CampaignRow
+    players: list[PlayerRow]
+    ruleset: Ruleset
+    state: BaseModel | None
+    pending: list[Request]
+    submitted: dict[int, dict[str, Any]]  # sealed submissions of the open step, by seat
+
+    def seat_of(self, user_id: int) -> PlayerRow | None:
+        return next((p for p in self.players if p.active and p.user_id == user_id), None)
+
+    def player(self, seat: int) -> PlayerRow | None:
+        return next((p for p in self.players if p.seat == seat), None)
+
+    def name(self, seat: int) -> str:
+        if seat == GM_SEAT:
+            return "the GM"
+        p = self.player(seat)
+        if p is None:
+            return f"seat {seat}"
+        return p.name if p.active else f"{p.name} (vacant seat {seat})"
+
+    def is_gm(self, actor: Actor) -> bool:
+        return actor.is_admin or actor.user_id == self.row.gm_user_id
+
+    def requests_of(self, seat: int) -> list[Request]:
+        return [r for r in self.pending if r.seat == seat]
+
+    def owing(self) -> list[Request]:
+        """Open requests still waiting for input (sealed ones already in do not count)."""
+        return [r for r in self.pending if not (r.kind == "sealed" and r.seat in self.submitted)]
+
+
+@dataclass
+class Effects:
+    """What one intent writes besides the campaign row, flushed inside its transaction."""
+
+    now: float
+    messages: list[NewMessage] = field(default_factory=list)
+    events: list[EventRow] = field(default_factory=list)
+    # every intent ends with a version-checked write, so a stale cached copy never passes
+    save: Literal["touch", "row", "state"] = "touch"
+    wake: bool = False
+
+    def channel(self, ctx: Ctx, text: str) -> None:
+        self.messages.append(
+            NewMessage(ctx.row.id, "channel", text, channel_id=ctx.row.channel_id)
+        )
+
+    def dm(self, ctx: Ctx, user_id: int, text: str, **extra: Any) -> None:
+        self.messages.append(NewMessage(ctx.row.id, "dm", text, user_id=user_id, **extra))
+
+
+class ServiceCore:
+    """Construction, locks, loading, and ``_mutate``: one transaction per intent."""
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock = utcnow,
+        wake: Callable[[], None] | None = None,
+        *,
+        seed_source: Callable[[], int] = new_seed,
+        dice_factory: DiceFactory = SeededDice,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self._wake = wake
+        self._seed_source = seed_source
+        self._dice_factory = dice_factory
+        self._locks: dict[int, asyncio.Lock] = {}
+        # campaigns as of their last commit here; the version check in campaigns.save()
+        # catches any write made elsewhere, and then the entry is reloaded
+        self._cache: dict[int, Ctx] = {}
+
+    def _now(self) -> float:
+        return self.clock().timestamp()
+
+    def _lock(self, campaign_id: int) -> asyncio.Lock:
+        lock = self._locks.get(campaign_id)
+        if lock is None:
+            lock = self._locks[campaign_id] = asyncio.Lock()
+        return lock
+
+    async def _load(self, tx: Reader, campaign_id: int) -> Ctx:
+        """The campaign with its seats and open requests; with ``self.db`` (the reader
+        connection) this is the committed state, for displays."""
+        row = await campaigns.get(tx, campaign_id)
+        if row is None:
+            raise NotFound(f"There is no campaign with id {campaign_id}.")
+        ruleset = registry.get(row.ruleset)
+        state = ruleset.state_model.model_validate(row.state) if row.state is not None else None
+        live = state is not None and row.status in ("running", "paused")
+        return Ctx(
+            row=row,
+            players=await players.of_campaign(tx, campaign_id),
+            ruleset=ruleset,
+            state=state,
+            pending=ruleset.pending(state) if live else [],
+            submitted=await turns.submissions(tx, campaign_id, row.step_no) if live else {},
+        )
+
+    async def _mutate(
+        self, campaign_id: int, fn: Callable[[Tx, Ctx, Effects], Awaitable[T]]
+    ) -> T:
+        """Runs ``fn`` on the campaign under its lock, in one transaction with everything it
+        writes (events, outbox, the version-checked campaign row)."""
+        async with self._lock(campaign_id):
+            for attempt in (1, 2):
+                cached = campaign_id in self._cache
+                try:
+                    result, fx, ctx = await self._run_once(campaign_id, fn)
+                except StaleVersion:
+                    self._cache.pop(campaign_id, None)
+                    if attempt == 2:
+                        raise InvalidState("The campaign changed meanwhile; try again.") from None
+                    continue
+                except UserError:
+                    # a refusal may come from a stale cached copy: decide again on fresh data
+                    self._cache.pop(campaign_id, None)
+                    if cached and attempt == 1:
+                        continue
+                    raise
+                except BaseException:
+                    # fn may have changed the cached objects before failing
+                    self._cache.pop(campaign_id, None)
+                    raise
+                self._cache[campaign_id] = ctx
+                if (fx.messages or fx.wake) and self._wake is not None:
+                    self._wake()
+                return result
+        raise AssertionError("unreachable")
+
+    async def _run_once(
+        self, campaign_id: int, fn: Callable[[Tx, Ctx, Effects], Awaitable[T]]
+    ) -> tuple[T, Effects, Ctx]:
+        async with self.db.transaction() as tx:
+            ctx = self._cache.get(campaign_id) or await self._load(tx, campaign_id)
+            fx = Effects(now=self._now())
+            result = await fn(tx, ctx, fx)
+            await event_log.append(tx, ctx.row.id, fx.events)
+            await outbox_repo.enqueue(tx, fx.messages, fx.now)
+            if fx.save == "touch":
+                await campaigns.touch(tx, ctx.row.id, ctx.row.version, fx.now)
+                ctx.row.version += 1
+            else:
+                await campaigns.save(tx, ctx.row, fx.now, state_changed=fx.save == "state")
+        return result, fx, ctx
+
+    async def _id_in_channel(self, channel_id: int) -> int:
+        campaign_id = await campaigns.id_in_channel(self.db, channel_id)
+        if campaign_id is None:
+            raise NotFound("There is no campaign in this channel. Start one with /campaign create.")
+        return campaign_id
+
+    async def _in_channel(
+        self, channel_id: int, fn: Callable[[Tx, Ctx, Effects], Awaitable[T]]
+    ) -> T:
+        """``_mutate`` for the live campaign of a channel."""
+        campaign_id = await self._id_in_channel(channel_id)
+
+        async def checked(tx: Tx, ctx: Ctx, fx: Effects) -> T:
+            if ctx.row.status == "ended":
+                raise InvalidState("This campaign has ended.")
+            return await fn(tx, ctx, fx)
+
+        return await self._mutate(campaign_id, checked)
+
+    @staticmethod
+    def _require_gm(ctx: Ctx, actor: Actor) -> None:
+        if not ctx.is_gm(actor):
+            raise PermissionDenied("Only the GM of this campaign (or a server admin) may do that.")
+
+    @staticmethod
+    def _require_live(ctx: Ctx) -> None:
+        if ctx.row.status == "setup":
+            raise InvalidState("The campaign has not started yet (the GM starts it).")
+        if ctx.row.status == "ended":
+            raise InvalidState("This campaign has ended.")
+
+    def _dice(self, ctx: Ctx, stream: str) -> Dice:
+        return self._dice_factory(ctx.row.seed, stream)
+
+    def _at(self, seconds: float | None) -> datetime | None:
+        return datetime.fromtimestamp(seconds, UTC) if seconds is not None else None
+
+
+def seat_info(p: PlayerRow) -> SeatInfo:
+    return SeatInfo(p.campaign_id, p.seat, p.user_id, p.name, p.active, p.dm_ok)
+
+
+def campaign_info(row: CampaignRow, seats: list[PlayerRow]) -> CampaignInfo:
+    return CampaignInfo(
+        id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, ruleset=row.ruleset,
+        name=row.name, gm_user_id=row.gm_user_id, status=row.status, step_no=row.step_no,
+        seats=[seat_info(p) for p in seats], parent_id=row.parent_id, parent_ref=row.parent_ref,
+    )

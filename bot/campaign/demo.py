@@ -1,0 +1,360 @@
+"""Offline demo: a whole campaign played by scripted players through the real service.
+
+``python -m bot demo RULESET`` runs this. It uses the same ``CampaignService`` the bot uses, on
+a temporary SQLite file and a virtual clock, with no Discord: scripted players (the rule set's
+``scripted_player(seat)``) choose from what their seat may see, the outbox is drained into a
+transcript (``channel.md``, ``dm-<player>.md``, ``gm.md``, PNG pictures, ``summary.md``), and
+the clock jumps to the next deadline whenever nobody can act.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import storage
+from bot.campaign import Actor, CampaignService, OutboxMessage, Panel
+from bot.errors import InvalidInput, UserError
+from bot.rules import registry
+from bot.rules.base import GM_SEAT, Request, Ruleset, ScriptedPlayer
+from bot.rules.dice import SeededDice
+from storage import campaigns as campaign_rows
+from storage.campaigns import CampaignRow
+from storage.db import Database
+
+GUILD_ID = 1
+CHANNEL_ID = 100
+GM_USER_ID = 1000
+START = datetime(2030, 1, 1, 18, 0, tzinfo=UTC)
+NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy")
+_OWN_FILES = re.compile(r"^(channel|gm|summary|dm-[a-z0-9-]+)\.md$|^img-\d+-.*")
+_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::[tTdDfFR])?>")
+
+
+class DemoFailed(RuntimeError):
+    """The demo game did not finish (stuck, too many steps, a scripted player's illegal move)."""
+
+
+class VirtualClock:
+    """The demo's time: starts at a fixed moment and moves only when the demo moves it."""
+
+    def __init__(self, start: datetime = START) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance_to(self, moment: datetime) -> None:
+        # A second past the due time: a timer due exactly "now" fires on every reading of it.
+        self.now = max(self.now, moment + timedelta(seconds=1))
+
+
+@dataclass
+class DemoResult:
+    """What happened, for the summary and for tests."""
+
+    ruleset: str
+    folder: Path
+    seed: int
+    players: list[str]
+    actions: int = 0
+    clock_jumps: int = 0
+    channel_posts: int = 0
+    dms: dict[str, int] = field(default_factory=dict)
+    gm_posts: int = 0
+    images: list[str] = field(default_factory=list)
+    started: datetime = START
+    ended: datetime = START
+    final_status: str = ""
+    finished: bool = False
+
+    def summary(self) -> str:
+        days = (self.ended - self.started).total_seconds() / 86400
+        lines = [
+            f"Demo of '{self.ruleset}' with seed {self.seed}: "
+            + ("the campaign ended." if self.finished else "the campaign did NOT end."),
+            f"Players: {', '.join(self.players)}.",
+            f"{self.actions} actions by scripted players; the clock jumped {self.clock_jumps} "
+            f"times to a deadline or reminder; {days:.1f} days of game time.",
+            f"Messages: {self.channel_posts} channel posts, {sum(self.dms.values())} DMs "
+            f"({', '.join(f'{k} {v}' for k, v in self.dms.items()) or 'none'}), "
+            f"{self.gm_posts} to the GM, {len(self.images)} pictures.",
+        ]
+        if self.final_status:
+            lines += ["", "Final state (public view):", self.final_status]
+        return "\n".join(lines)
+
+
+def _readable_times(text: str) -> str:
+    """Discord timestamps (``<t:...:R>``) as plain UTC times: a transcript has no reader's zone."""
+    return _TIMESTAMP.sub(
+        lambda m: datetime.fromtimestamp(int(m.group(1)), UTC).strftime("%a %d %b %H:%M UTC"),
+        text,
+    )
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "player"
+
+
+class Transcript:
+    """Collects the drained outbox as Markdown files and pictures in one folder."""
+
+    def __init__(self, folder: Path, result: DemoResult, names: dict[int, str]) -> None:
+        self.folder = folder
+        self.result = result
+        self.names = names  # user id -> player name (the GM included)
+        self.channel: list[str] = []
+        self.gm: list[str] = []
+        self.dms: dict[str, list[str]] = {}
+        self._image_no = 0
+
+    def add(self, message: OutboxMessage, when: datetime, panel_note: str) -> None:
+        text = _readable_times(message.content.rstrip()) or "(no text)"
+        block = [f"**{when:%a %d %b %H:%M} UTC**", "", text]
+        for name, data in message.files:
+            self._image_no += 1
+            file_name = f"img-{self._image_no:03d}-{_slug(Path(name).stem)}{Path(name).suffix}"
+            (self.folder / file_name).write_bytes(data)
+            self.result.images.append(file_name)
+            block += ["", f"![{name}]({file_name})"]
+        if panel_note:
+            block += ["", f"> {panel_note}"]
+        block += ["", "---", ""]
+        if message.kind == "channel":
+            if message.channel_id != CHANNEL_ID:
+                block.insert(0, f"*(in channel {message.channel_id})*")
+            self.channel += block
+            self.result.channel_posts += 1
+        elif message.user_id == GM_USER_ID:
+            self.gm += block
+            self.result.gm_posts += 1
+        else:
+            name = self.names.get(message.user_id, f"user {message.user_id}")
+            self.dms.setdefault(name, []).extend(block)
+            self.result.dms[name] = self.result.dms.get(name, 0) + 1
+
+    def write(self) -> None:
+        title = f"Demo of {self.result.ruleset}, seed {self.result.seed}"
+        files = {
+            "channel.md": [f"# {title}: the campaign channel", "", *self.channel],
+            "gm.md": [f"# {title}: messages to the GM", "", *self.gm],
+            "summary.md": [f"# {title}: summary", "", "```", self.result.summary(), "```"],
+        }
+        for name, lines in self.dms.items():
+            files[f"dm-{_slug(name)}.md"] = [f"# {title}: direct messages to {name}", "", *lines]
+        for name, lines in files.items():
+            (self.folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _prepare_folder(folder: Path) -> None:
+    """Creates the folder and removes a previous demo's files (and only those)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for entry in folder.iterdir():
+        if entry.is_file() and _OWN_FILES.match(entry.name):
+            entry.unlink()
+
+
+def _seat_count(ruleset: Ruleset, players: int | None) -> int:
+    count = ruleset.min_seats if players is None else players
+    if not ruleset.min_seats <= count <= ruleset.max_seats:
+        raise InvalidInput(
+            f"{ruleset.name} is played by {ruleset.min_seats} to {ruleset.max_seats} players; "
+            f"{count} asked for."
+        )
+    return count
+
+
+def _scripted(ruleset: Ruleset, seat: int) -> ScriptedPlayer:
+    make = getattr(ruleset, "scripted_player", None)
+    if make is None:
+        raise InvalidInput(f"Rule set '{ruleset.name}' has no scripted players, so no demo.")
+    return make(seat)
+
+
+class DemoRunner:
+    """One demo game: the service, the clock, the scripted players and the transcript."""
+
+    def __init__(
+        self,
+        service: CampaignService,
+        db: Database,
+        ruleset: Ruleset,
+        clock: VirtualClock,
+        seed: int,
+    ) -> None:
+        self.service = service
+        self.db = db
+        self.ruleset = ruleset
+        self.clock = clock
+        self.seed = seed
+        self.gm = Actor(user_id=GM_USER_ID, name="GM")
+        self.players: list[Actor] = []
+        self.campaign_id = 0
+        self._scripted: dict[int, ScriptedPlayer] = {}
+        self._dice: dict[int, SeededDice] = {}
+        self._message_id = 0
+        self.absent: set[int] = set()
+
+    async def setup(self, seats: int, options: dict[str, str]) -> None:
+        info = await self.service.create(
+            self.gm, GUILD_ID, CHANNEL_ID, self.ruleset.name, f"Demo {self.ruleset.title}"
+        )
+        self.campaign_id = info.id
+        for i in range(seats):
+            name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
+            actor = Actor(user_id=GM_USER_ID + 1 + i, name=name)
+            await self.service.join(actor, CHANNEL_ID)
+            self.players.append(actor)
+        if options:
+            await self.service.settings(self.gm, CHANNEL_ID, options)
+        await self.service.start(self.gm, CHANNEL_ID)
+
+    async def row(self) -> CampaignRow:
+        row = await campaign_rows.get(self.db, self.campaign_id)
+        if row is None:
+            raise DemoFailed(f"campaign {self.campaign_id} vanished")
+        return row
+
+    def state_of(self, row: CampaignRow) -> Any:
+        return self.ruleset.state_model.model_validate(row.state)
+
+    async def open_panel(self) -> tuple[Actor, Panel] | None:
+        """The first panel someone still has to answer (GM first, then seat order); absent
+        seats never answer, so their deadlines, reminders and defaults show in the demo."""
+        for actor in (self.gm, *self.players):
+            for panel in await self.service.panels_for(self.campaign_id, actor.user_id):
+                if panel.submitted is None and panel.seat not in self.absent:
+                    return actor, panel
+        return None
+
+    async def play(self, actor: Actor, panel: Panel) -> None:
+        """Asks the seat's scripted player for an action and submits it."""
+        seat = panel.seat
+        request: Request = panel.request
+        state = self.state_of(await self.row())
+        player = self._scripted.get(seat) or _scripted(self.ruleset, seat)
+        self._scripted[seat] = player
+        dice = self._dice.setdefault(seat, SeededDice(self.seed, f"demo-player:{seat}"))
+        action = player.choose(self.ruleset.view(state, seat), request, dice)
+        try:
+            await self.service.submit(actor, self.campaign_id, panel.step_no, action, seat=seat)
+        except UserError as exc:
+            who = "the GM" if seat == GM_SEAT else f"seat {seat} ({actor.name})"
+            raise DemoFailed(
+                f"the scripted player of {who} chose an action the service refused at step "
+                f"{panel.step_no} ({request.step}): {action!r}: {exc.message}"
+            ) from exc
+
+    async def jump_clock(self) -> bool:
+        """Moves the clock to the next deadline or reminder and fires it; False if none."""
+        wake = await self.service.next_wakeup()
+        if wake is None:
+            return False
+        self.clock.advance_to(wake)
+        await self.service.run_due()
+        return True
+
+    async def drain(self, transcript: Transcript) -> None:
+        while batch := await self.service.outbox_pending(100):
+            for message in batch:
+                transcript.add(message, self.clock(), await self._panel_note(message))
+                self._message_id += 1
+                await self.service.outbox_sent(message.id, self._message_id)
+
+    async def _panel_note(self, message: OutboxMessage) -> str:
+        ref = message.panel
+        if ref is None:
+            return ""
+        campaign_id, step_no, seat = ref.campaign_id, ref.step_no, ref.seat
+        try:
+            panel = await self.service.panel(campaign_id, step_no, seat)
+        except UserError:  # that step is over by now
+            return f"panel for step {step_no} (already closed)"
+        labels = ", ".join(spec.label for spec in panel.request.actions)
+        return f"panel for step {step_no}: {panel.request.prompt} [{labels}]"
+
+
+async def run_demo(
+    ruleset_name: str,
+    folder: Path,
+    *,
+    seed: int = 1,
+    players: int | None = None,
+    max_steps: int = 2000,
+    options: dict[str, str] | None = None,
+    absent: set[int] | frozenset[int] = frozenset(),
+) -> DemoResult:
+    """Plays a campaign of ``ruleset_name`` to its end and writes the transcript to ``folder``.
+
+    Raises ``NotFound``/``InvalidInput`` for a bad rule set or player count, and ``DemoFailed``
+    (after writing what happened so far) when the game gets stuck or runs past ``max_steps``.
+    Seats in ``absent`` never act: the clock runs to their deadlines and defaults apply."""
+    ruleset = registry.get(ruleset_name)
+    seats = _seat_count(ruleset, players)
+    _scripted(ruleset, 1)  # fail early, before any file is touched
+    if not set(absent) <= set(range(1, seats + 1)):
+        raise InvalidInput(f"--absent takes seat numbers 1 to {seats}; got {sorted(absent)}.")
+    _prepare_folder(folder)
+    clock = VirtualClock()
+    names = [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(seats)]
+    result = DemoResult(ruleset=ruleset.name, folder=folder, seed=seed, players=names)
+    user_names = {GM_USER_ID + 1 + i: n for i, n in enumerate(names)} | {GM_USER_ID: "GM"}
+    transcript = Transcript(folder, result, user_names)
+    with tempfile.TemporaryDirectory(prefix="admiralty-demo-") as tmp:
+        db = await storage.open_database(Path(tmp) / "demo.db")
+        try:
+            # The seed is pinned (the bot draws a secret one) so the same seed replays the game.
+            service = CampaignService(db, clock=clock, seed_source=lambda: seed)
+            runner = DemoRunner(service, db, ruleset, clock, seed)
+            runner.absent = set(absent)
+            try:
+                await _play_to_the_end(runner, transcript, seats, options or {}, max_steps)
+            finally:
+                await runner.drain(transcript)
+                await _finish(runner, result, clock)
+                transcript.write()
+        finally:
+            await db.close()
+    return result
+
+
+async def _play_to_the_end(
+    runner: DemoRunner,
+    transcript: Transcript,
+    seats: int,
+    options: dict[str, str],
+    max_steps: int,
+) -> None:
+    result = transcript.result
+    await runner.setup(seats, options)
+    for _ in range(max_steps):
+        await runner.drain(transcript)
+        if (await runner.row()).status == "ended":
+            return
+        found = await runner.open_panel()
+        if found is not None:
+            await runner.play(*found)
+            result.actions += 1
+        elif await runner.jump_clock():
+            result.clock_jumps += 1
+        else:
+            raise DemoFailed(
+                "the game is stuck: nobody has a panel to answer and no deadline is set "
+                f"(after {result.actions} actions)"
+            )
+    raise DemoFailed(f"the game did not end within {max_steps} steps (--max-steps)")
+
+
+async def _finish(runner: DemoRunner, result: DemoResult, clock: VirtualClock) -> None:
+    result.ended = clock()
+    if not runner.campaign_id:
+        return
+    row = await runner.row()
+    result.finished = row.status == "ended"
+    if row.state is not None:
+        result.final_status = runner.ruleset.status(runner.state_of(row), None)

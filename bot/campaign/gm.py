@@ -1,0 +1,181 @@
+"""GM tools by channel: extend, pause, resume, advance, undo, log, kick, replace."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime
+
+from bot.campaign import messages
+from bot.campaign.core import Ctx, Effects
+from bot.campaign.models import Actor, LogEntry
+from bot.campaign.settings import timing
+from bot.campaign.steps import Mail, StepEngine
+from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
+from storage import events as event_log
+from storage import players, timers, turns
+from storage.db import Tx
+
+HOUR = 3600.0
+MAX_EXTEND_HOURS = 24 * 60
+
+
+class GmTools(StepEngine):
+    async def gm_extend(self, actor: Actor, channel_id: int, hours: float) -> None:
+        """Moves the open step's deadline by ``hours`` (negative shortens; a step without a
+        deadline gets one ``hours`` from now) and re-arms its reminders."""
+        if not math.isfinite(hours) or hours == 0 or abs(hours) > MAX_EXTEND_HOURS:
+            raise InvalidInput(f"Give a number of hours, not 0, at most {MAX_EXTEND_HOURS}.")
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._gm_live(ctx, actor)
+            if ctx.row.status == "paused":
+                raise InvalidState("The campaign is paused; resume it first (/gm resume).")
+            if not ctx.pending:
+                raise InvalidState("No step is open.")
+            dl = await timers.get(tx, ctx.row.id, ctx.row.step_no)
+            base = dl.due_at if dl is not None and dl.status == "open" and dl.due_at else None
+            due = (base if base is not None else fx.now) + hours * HOUR
+            if due <= fx.now:
+                raise InvalidInput("That would put the deadline in the past.")
+            await timers.move(tx, ctx.row.id, ctx.row.step_no, due,
+                              timing(ctx.row.settings)["reminders"], fx.now)
+            fx.wake = True
+            fx.channel(ctx, f"The GM moved the deadline of step {ctx.row.step_no}: now "
+                            f"{messages.when(self._at(due))}.")
+
+        await self._in_channel(channel_id, run)
+
+    async def gm_pause(self, actor: Actor, channel_id: int) -> None:
+        """Freezes the campaign and the time left on its deadline."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._gm_live(ctx, actor)
+            if ctx.row.status == "paused":
+                raise InvalidState("The campaign is already paused.")
+            await timers.pause(tx, ctx.row.id, fx.now)
+            ctx.row.status, fx.save, fx.wake = "paused", "row", True
+            fx.channel(ctx, "The GM paused the campaign; the deadline clock is stopped.")
+
+        await self._in_channel(channel_id, run)
+
+    async def gm_resume(self, actor: Actor, channel_id: int) -> None:
+        """Restarts the clock with the time that was left at the pause."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._gm_live(ctx, actor)
+            if ctx.row.status != "paused":
+                raise InvalidState("The campaign is not paused.")
+            ctx.row.status, fx.save, fx.wake = "running", "row", True
+            dl = await timers.get(tx, ctx.row.id, ctx.row.step_no)
+            note = ""
+            if dl is not None and dl.status == "open" and dl.remaining is not None:
+                due = fx.now + dl.remaining
+                await timers.move(tx, ctx.row.id, ctx.row.step_no, due,
+                                  timing(ctx.row.settings)["reminders"], fx.now)
+                note = f" Deadline {messages.when(self._at(due))}."
+            fx.channel(ctx, f"The GM resumed the campaign.{note}")
+
+        await self._in_channel(channel_id, run)
+
+    async def gm_advance(self, actor: Actor, channel_id: int) -> None:
+        """Resolves the open step now, taking the default for every missing input."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._gm_live(ctx, actor)
+            if ctx.row.status == "paused":
+                raise InvalidState("The campaign is paused; resume it first (/gm resume).")
+            if not ctx.pending:
+                raise InvalidState("No step is open.")
+            await self._force_defaults(tx, ctx, fx, strict=True)
+
+        await self._in_channel(channel_id, run)
+
+    async def gm_undo(self, actor: Actor, channel_id: int) -> None:
+        """Restores the state before the last resolution and the submissions it used.
+
+        The restored step gets a NEW step number (panels of the undone step must not
+        answer the restored one), the old resolution number (so the same submissions give
+        the same dice and the same result), a fresh deadline and fresh panels."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._gm_live(ctx, actor)
+            snap = await turns.latest_snapshot(tx, ctx.row.id)
+            if snap is None:
+                raise InvalidState("There is nothing to undo.")
+            row = ctx.row
+            undone = row.resolution_no
+            await turns.drop_snapshot(tx, row.id, snap.resolution_no)
+            row.resolution_no = snap.resolution_no - 1
+            ctx.state = ctx.ruleset.state_model.model_validate(snap.state)
+            row.state = snap.state
+            fx.save = "state"
+            ctx.pending = ctx.ruleset.pending(ctx.state)
+            mail = Mail(public=[f"The GM undid resolution {undone}; the game is back where it "
+                                f"was before it, with the orders given then."])
+            await self._open_step(tx, ctx, fx, mail)
+            await turns.replace_submissions(tx, row.id, row.step_no, snap.submissions, fx.now)
+            ctx.submitted = dict(snap.submissions)
+            self._flush(ctx, fx, mail)
+
+        await self._in_channel(channel_id, run)
+
+    async def gm_log(self, actor: Actor, channel_id: int, limit: int = 20) -> list[LogEntry]:
+        """The latest public and GM events (never a seat's private event)."""
+        campaign_id = await self._id_in_channel(channel_id)
+        ctx = await self._load(self.db, campaign_id)
+        self._require_gm(ctx, actor)
+        rows = await event_log.recent(self.db, campaign_id, ("public", "gm"), max(1, limit))
+        return [
+            LogEntry(datetime.fromtimestamp(r.created_at, UTC), r.audience, r.kind, r.text,
+                     r.step_no)
+            for r in rows
+        ]
+
+    async def gm_kick(self, actor: Actor, channel_id: int, user_id: int) -> None:
+        """The seat stays in the game, vacant: its input takes defaults at each deadline.
+        Before the start the player is simply removed."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._require_gm(ctx, actor)
+            p = ctx.seat_of(user_id)
+            if p is None:
+                raise NotFound("That member holds no seat in this campaign.")
+            if ctx.row.status == "setup":
+                await players.remove(tx, ctx.row.id, p.seat)
+                fx.channel(ctx, f"The GM removed {p.name} from **{ctx.row.name}**.")
+            else:
+                await players.set_vacant(tx, ctx.row.id, p.seat)
+                fx.channel(ctx, f"The GM freed seat {p.seat} ({p.name}): it takes default "
+                                "orders at each deadline until someone takes it over.")
+            ctx.players = await players.of_campaign(tx, ctx.row.id)
+
+        await self._in_channel(channel_id, run)
+
+    async def gm_replace(
+        self, actor: Actor, channel_id: int, old_user_id: int, new_actor: Actor
+    ) -> None:
+        """Another member takes over a seat (held or vacant) and gets its open panels."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._require_gm(ctx, actor)
+            held = [p for p in ctx.players if p.user_id == old_user_id]
+            if not held:
+                raise NotFound("That member never held a seat in this campaign.")
+            if ctx.seat_of(new_actor.user_id) is not None:
+                raise PermissionDenied(f"{new_actor.name} already holds a seat here.")
+            old = max(held, key=lambda p: p.active)
+            seat, old_name = old.seat, old.name
+            await players.reseat(tx, ctx.row.id, seat, new_actor.user_id, new_actor.name, fx.now)
+            ctx.players = await players.of_campaign(tx, ctx.row.id)
+            fx.channel(ctx, f"{new_actor.name} takes over seat {seat} from {old_name}.")
+            mail = Mail()
+            for req in ctx.requests_of(seat)[:1]:
+                mail.panels.add(seat)
+                mail.to_seat(seat, f"**{ctx.row.name}**: you now hold seat {seat}. {req.prompt}")
+            self._flush(ctx, fx, mail)
+
+        await self._in_channel(channel_id, run)
+
+    def _gm_live(self, ctx: Ctx, actor: Actor) -> None:
+        self._require_gm(ctx, actor)
+        self._require_live(ctx)

@@ -1,0 +1,177 @@
+"""Create, join, leave, start, settings, status, end: a campaign's life by its channel."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.campaign.core import Ctx, Effects, campaign_info, seat_info
+from bot.campaign.models import Actor, CampaignInfo, CampaignStatus, SeatInfo
+from bot.campaign.settings import TIMING_DEFAULTS, apply_changes, options_model, shown
+from bot.campaign.steps import Mail, StepEngine
+from bot.errors import InvalidInput, InvalidState, NotFound
+from bot.rules import registry
+from bot.rules.base import Seat
+from storage import campaigns, players, timers
+from storage.db import Tx
+
+MAX_NAME = 80
+
+
+class Lifecycle(StepEngine):
+    async def create(
+        self, actor: Actor, guild_id: int, channel_id: int, ruleset: str, name: str,
+        parent_id: int | None = None, parent_ref: str | None = None,
+    ) -> CampaignInfo:
+        """A new campaign in ``setup``; the creator is its GM (not yet a player)."""
+        rules = registry.get(ruleset)
+        name = name.strip()
+        if not 1 <= len(name) <= MAX_NAME:
+            raise InvalidInput(f"A campaign name has 1 to {MAX_NAME} characters.")
+        options = rules.options_model().model_dump(mode="json")
+        now = self._now()
+        try:
+            async with self.db.transaction() as tx:
+                if parent_id is not None and await campaigns.get(tx, parent_id) is None:
+                    raise NotFound(f"There is no parent campaign with id {parent_id}.")
+                campaign_id = await campaigns.insert(
+                    tx, guild_id=guild_id, channel_id=channel_id, ruleset=rules.name, name=name,
+                    gm_user_id=actor.user_id, options=options, settings=dict(TIMING_DEFAULTS),
+                    seed=self._seed_source(), parent_id=parent_id, parent_ref=parent_ref, now=now,
+                )
+                row = await campaigns.get(tx, campaign_id)
+        except sqlite3.IntegrityError as exc:
+            if "campaigns.channel_id" not in str(exc):
+                raise
+            raise InvalidState(
+                "This channel already has a campaign that is not over; end it first "
+                "(/campaign end) or use another channel or thread."
+            ) from None
+        assert row is not None
+        return campaign_info(row, [])
+
+    async def join(self, actor: Actor, channel_id: int) -> SeatInfo:
+        """Takes the lowest free seat; refuses twice, after the start, and when full."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> SeatInfo:
+            if ctx.row.status != "setup":
+                raise InvalidState("The campaign has already started; ask the GM for a seat.")
+            if ctx.seat_of(actor.user_id) is not None:
+                raise InvalidState(f"You already hold seat {ctx.seat_of(actor.user_id).seat}.")
+            taken = {p.seat for p in ctx.players}
+            if len(taken) >= ctx.ruleset.max_seats:
+                raise InvalidState(f"All {ctx.ruleset.max_seats} seats are taken.")
+            seat = min(s for s in range(1, ctx.ruleset.max_seats + 1) if s not in taken)
+            await players.add(tx, ctx.row.id, seat, actor.user_id, actor.name, fx.now)
+            ctx.players = await players.of_campaign(tx, ctx.row.id)
+            fx.channel(ctx, f"{actor.name} joins **{ctx.row.name}** (seat {seat}).")
+            return seat_info(ctx.player(seat))  # type: ignore[arg-type]
+
+        return await self._in_channel(channel_id, run)
+
+    async def leave(self, actor: Actor, channel_id: int) -> None:
+        """Gives the seat up; only before the start (afterwards the GM kicks or replaces)."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            mine = ctx.seat_of(actor.user_id)
+            if mine is None:
+                raise NotFound("You hold no seat in this campaign.")
+            if ctx.row.status != "setup":
+                raise InvalidState("You can only leave before the start; ask the GM to replace "
+                                   "you (/gm replace) or free the seat (/gm kick).")
+            await players.remove(tx, ctx.row.id, mine.seat)
+            ctx.players = [p for p in ctx.players if p.seat != mine.seat]
+            fx.channel(ctx, f"{mine.name} leaves **{ctx.row.name}**.")
+
+        await self._in_channel(channel_id, run)
+
+    async def start(self, actor: Actor, channel_id: int) -> CampaignInfo:
+        """GM: checks the seat count, runs ``ruleset.start`` and opens the first step."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> CampaignInfo:
+            self._require_gm(ctx, actor)
+            if ctx.row.status != "setup":
+                raise InvalidState("The campaign has already started.")
+            rules = ctx.ruleset
+            count = len(ctx.players)
+            if not rules.min_seats <= count <= rules.max_seats:
+                raise InvalidState(
+                    f"{rules.title} needs {rules.min_seats} to {rules.max_seats} players; "
+                    f"{count} joined."
+                )
+            await players.renumber(tx, ctx.row.id, [p.seat for p in ctx.players])
+            ctx.players = await players.of_campaign(tx, ctx.row.id)
+            seats = [Seat(number=p.seat, name=p.name) for p in ctx.players]
+            outcome = rules.start(
+                options_model(rules, ctx.row.options), seats, self._dice(ctx, "start")
+            )
+            ctx.row.status = "running"
+            mail = Mail(public=[f"**{ctx.row.name}** begins ({rules.title})."])
+            await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
+            return campaign_info(ctx.row, ctx.players)
+
+        return await self._in_channel(channel_id, run)
+
+    async def settings(
+        self, actor: Actor, channel_id: int, changes: dict[str, str]
+    ) -> dict[str, str]:
+        """GM: validates every change first (nothing changes unless all are valid); rule-set
+        options only before the start, timing settings any time (they apply from the next
+        step on; /gm extend moves the current deadline). Returns every setting as text."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> dict[str, str]:
+            if changes:
+                self._require_gm(ctx, actor)
+                new_settings, new_options = apply_changes(
+                    ctx.ruleset, ctx.row.settings, ctx.row.options, changes,
+                    started=ctx.row.status != "setup",
+                )
+                ctx.row.settings, ctx.row.options = new_settings, new_options
+                fx.save = "row"
+            return shown(ctx.row.settings, ctx.row.options)
+
+        return await self._in_channel(channel_id, run)
+
+    async def end(self, actor: Actor, channel_id: int, reason: str) -> None:
+        """GM: the campaign is over (status ``ended``); the channel is told why."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._require_gm(ctx, actor)
+            mail = Mail()
+            why = f": {reason.strip()}" if reason.strip() else "."
+            await self._finish(tx, ctx, fx, mail, f"The GM ended **{ctx.row.name}**{why}")
+            self._flush(ctx, fx, mail)
+
+        await self._in_channel(channel_id, run)
+
+    async def status(self, channel_id: int, viewer_user_id: int) -> CampaignStatus:
+        """The campaign as the viewer may see it: state text, pending names, deadline."""
+        row = await campaigns.live_in_channel(self.db, channel_id)
+        if row is None:
+            raise NotFound("There is no campaign in this channel.")
+        ctx = await self._load(self.db, row.id)
+        rules, seats = ctx.ruleset, ctx.players
+        pending: list[str] = []
+        deadline = None
+        text = f"Setting up: {len(seats)} of {rules.min_seats}-{rules.max_seats} seats taken."
+        if ctx.state is not None:
+            mine = ctx.seat_of(viewer_user_id)
+            text = rules.status(ctx.state, mine.seat if mine else None)
+            pending = list(dict.fromkeys(ctx.name(r.seat) for r in ctx.owing()))
+            dl = await timers.get(self.db, row.id, row.step_no)
+            if dl is not None and dl.status == "open":
+                deadline = self._at(dl.due_at if dl.due_at is not None
+                                    else self._now() + (dl.remaining or 0))
+        return CampaignStatus(
+            id=row.id, name=row.name, ruleset=row.ruleset, status=row.status,
+            paused=row.status == "paused", step_no=row.step_no, text=text, pending=pending,
+            deadline=deadline, seats=[seat_info(p) for p in seats],
+        )
+
+    async def list_campaigns(self, guild_id: int) -> list[CampaignInfo]:
+        rows = await campaigns.live_in_guild(self.db, guild_id)
+        return [campaign_info(r, await players.of_campaign(self.db, r.id)) for r in rows]
+
+    async def campaigns_of_user(self, user_id: int) -> list[CampaignInfo]:
+        """Running (or paused) campaigns where the user holds a seat (for /orders in DMs)."""
+        rows = await campaigns.running_of_user(self.db, user_id)
+        return [campaign_info(r, await players.of_campaign(self.db, r.id)) for r in rows]

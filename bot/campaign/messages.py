@@ -1,0 +1,61 @@
+"""Text of what the bot posts: step lines, progress lines, splitting to Discord's limit."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+MESSAGE_LIMIT = 2000
+
+
+def when(moment: datetime | None) -> str:
+    """A Discord timestamp: every reader sees it in their own time zone."""
+    return f"<t:{int(moment.timestamp())}:R>" if moment else ""
+
+
+def names(items: list[str]) -> str:
+    return ", ".join(items) if items else "nobody"
+
+
+def deadline_note(deadline: datetime | None) -> str:
+    return f" (deadline {when(deadline)})" if deadline else ""
+
+
+def step_line(kind: str, who: list[str], deadline: datetime | None) -> str:
+    """The one channel line that opens a step."""
+    note = deadline_note(deadline)
+    if kind == "sealed":
+        return f"Waiting for orders from: {names(who)}{note}."
+    if kind == "turn":
+        return f"It is {names(who)}'s turn{note}."
+    return f"{names(who)}: take your actions, then say you are ready{note}."
+
+
+def progress_line(name: str, done: int, total: int, waiting: list[str]) -> str:
+    """A sealed submission arrived: names only, never content."""
+    return f"{name}'s orders are in ({done} of {total}); still waiting for {names(waiting)}."
+
+
+def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Splits on line boundaries so each part fits; a single overlong line is cut hard.
+    Blank parts are dropped (Discord refuses empty messages)."""
+    parts: list[str] = []
+    current = ""
+
+    def emit(part: str) -> None:
+        if part.strip():
+            parts.append(part)
+
+    for line in text.split("\n"):
+        while len(line) > limit:
+            emit(current)
+            current = ""
+            emit(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            emit(current)
+            current = line
+        else:
+            current = candidate
+    emit(current)
+    return parts

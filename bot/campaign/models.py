@@ -1,0 +1,132 @@
+"""Values that cross the service boundary (docs/dev/service-contract.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from bot.rules.base import Request
+
+CUSTOM_ID_PREFIX = "adm"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting. ``is_admin``: Manage Server in the campaign's guild (acts as GM)."""
+
+    user_id: int
+    name: str
+    is_admin: bool = False
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    campaign_id: int
+    seat: int
+    user_id: int
+    name: str
+    active: bool = True
+    dm_ok: bool = True
+
+
+@dataclass(frozen=True)
+class CampaignInfo:
+    id: int
+    guild_id: int
+    channel_id: int
+    ruleset: str
+    name: str
+    gm_user_id: int
+    status: str  # setup | running | paused | ended
+    step_no: int
+    seats: list[SeatInfo] = field(default_factory=list)
+    parent_id: int | None = None
+    parent_ref: str | None = None
+
+
+@dataclass(frozen=True)
+class PanelRef:
+    """What a DM's panel is about; ``custom_id`` builds ``adm:<campaign>:<step>:<seat>:<verb>``."""
+
+    campaign_id: int
+    step_no: int
+    seat: int
+
+    def custom_id(self, verb: str, arg: str | None = None) -> str:
+        parts = [CUSTOM_ID_PREFIX, str(self.campaign_id), str(self.step_no), str(self.seat), verb]
+        if arg is not None:
+            parts.append(arg)
+        custom = ":".join(parts)
+        if len(custom) > 100:
+            raise ValueError(f"custom id longer than 100 characters: {custom[:40]}...")
+        return custom
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One open request of one seat, with the choices saved so far.
+
+    ``draft`` is ``{action_type: {field_name: [values]}}`` as saved by ``save_draft``."""
+
+    campaign_id: int
+    step_no: int
+    seat: int
+    request: Request
+    draft: dict[str, Any]
+    submitted: dict[str, Any] | None
+    deadline: datetime | None
+
+    @property
+    def ref(self) -> PanelRef:
+        return PanelRef(self.campaign_id, self.step_no, self.seat)
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    """What became of a submission; ``message`` is the ephemeral reply for the actor."""
+
+    campaign_id: int
+    step_no: int
+    seat: int
+    kind: str  # sealed | turn | open
+    replaced: bool  # sealed: an earlier submission of this step was changed
+    resolved: bool  # the rules ran (sealed: everyone was in; turn/open: always)
+    waiting_for: list[str]  # sealed: names still owing, never content
+    message: str
+
+
+@dataclass(frozen=True)
+class CampaignStatus:
+    id: int
+    name: str
+    ruleset: str
+    status: str
+    paused: bool
+    step_no: int
+    text: str  # ruleset.status(state, viewer seat or None)
+    pending: list[str]  # names only
+    deadline: datetime | None
+    seats: list[SeatInfo]
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    created_at: datetime
+    audience: str  # public | gm
+    kind: str
+    text: str
+    step_no: int
+
+
+@dataclass(frozen=True)
+class OutboxMessage:
+    id: int
+    campaign_id: int | None
+    kind: Literal["channel", "dm"]
+    channel_id: int | None
+    user_id: int | None
+    content: str
+    files: list[tuple[str, bytes]]
+    panel: PanelRef | None
+    attempts: int = 0

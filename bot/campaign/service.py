@@ -1,0 +1,18 @@
+"""``CampaignService``: one method per user intent (docs/dev/service-contract.md).
+
+Each concept lives in its own module; this class only puts them together."""
+
+from __future__ import annotations
+
+from bot.campaign.gm import GmTools
+from bot.campaign.lifecycle import Lifecycle
+from bot.campaign.outbox import OutboxApi
+from bot.campaign.scheduler import Scheduler
+from bot.campaign.submissions import Submissions
+
+
+class CampaignService(Lifecycle, Submissions, GmTools, Scheduler, OutboxApi):
+    """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
+
+    ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
+    ``dice_factory(seed, stream)`` builds the dice of one resolution (default SeededDice)."""

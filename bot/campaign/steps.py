@@ -1,0 +1,237 @@
+"""The step machine: apply a rules outcome, route its events, open the next step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.campaign import messages
+from bot.campaign.core import Ctx, Effects, ServiceCore, step_keys
+from bot.campaign.settings import timing
+from bot.errors import InvalidState, RulesError
+from bot.render import registry as render_registry
+from bot.rules.base import GM_SEAT, Event, Outcome, Request
+from storage import campaigns, timers, turns
+from storage.db import Tx
+from storage.events import EventRow
+from storage.outbox import NewMessage
+from storage.turns import Snapshot
+
+
+@dataclass
+class Mail:
+    """Texts and files gathered per destination, sent as few messages as possible."""
+
+    public: list[str] = field(default_factory=list)
+    public_files: list[tuple[str, bytes]] = field(default_factory=list)
+    seats: dict[int, list[str]] = field(default_factory=dict)  # GM_SEAT = the GM
+    files: dict[int, list[tuple[str, bytes]]] = field(default_factory=dict)
+    panels: set[int] = field(default_factory=set)
+
+    def to_seat(self, seat: int, text: str) -> None:
+        self.seats.setdefault(seat, []).append(text)
+
+
+def validate_action(request: Request, action: dict[str, Any]) -> None:
+    """Checks an action against what the request offers (type, fields, legal options).
+
+    Fields declared with no options accept any value: rule sets with richer panels check
+    those themselves."""
+    specs = {spec.type: spec for spec in request.actions}
+    kind = action.get("type")
+    if kind not in specs:
+        raise RulesError(f"Unknown action '{kind}'. Allowed here: {', '.join(specs)}.")
+    for fld in specs[kind].fields:
+        value = action.get(fld.name)
+        values = value if isinstance(value, list) else ([] if value is None else [value])
+        if not fld.min_values <= len(values) <= fld.max_values:
+            raise RulesError(
+                f"{fld.label}: choose {fld.min_values}..{fld.max_values} value(s), "
+                f"got {len(values)}."
+            )
+        legal = {o.value for o in fld.options}
+        bad = [v for v in values if legal and v not in legal]
+        if bad:
+            raise RulesError(f"{fld.label}: '{bad[0]}' is not one of the choices offered.")
+
+
+class StepEngine(ServiceCore):
+    """Runs the rules and turns their outcome into state, events and messages."""
+
+    async def _resolve_sealed(self, tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        """Resolves the open sealed step with the stored submissions and defaults."""
+        actions: dict[int, dict[str, Any]] = {}
+        for req in ctx.pending:
+            if req.kind != "sealed":
+                continue
+            action = ctx.submitted.get(req.seat) or req.default
+            if action is None:
+                raise InvalidState(f"{ctx.name(req.seat)} has not submitted and has no default.")
+            actions[req.seat] = action
+        dice = await self._begin_resolution(tx, ctx, fx)
+        outcome = ctx.ruleset.resolve(ctx.state, actions, dice)
+        await self._apply(tx, ctx, fx, outcome, closes_step=True)
+
+    async def _act(
+        self, tx: Tx, ctx: Ctx, fx: Effects, req: Request, action: dict[str, Any]
+    ) -> None:
+        """Applies one turn/open action; a turn action always ends its step."""
+        dice = await self._begin_resolution(tx, ctx, fx)
+        outcome = ctx.ruleset.act(ctx.state, req.seat, action, dice)
+        await self._apply(tx, ctx, fx, outcome, closes_step=req.kind == "turn")
+
+    async def _begin_resolution(self, tx: Tx, ctx: Ctx, fx: Effects) -> Any:
+        """Snapshots the state for undo; the dice of resolution N are the stream "N"."""
+        row = ctx.row
+        snap = Snapshot(
+            resolution_no=row.resolution_no + 1, state=row.state or {}, step_no=row.step_no,
+            step_keys=row.step_keys, submissions=dict(ctx.submitted),
+        )
+        await turns.put_snapshot(tx, row.id, snap, fx.now)
+        row.resolution_no += 1
+        return self._dice(ctx, str(row.resolution_no))
+
+    async def _apply(
+        self, tx: Tx, ctx: Ctx, fx: Effects, outcome: Outcome, *, closes_step: bool,
+        mail: Mail | None = None,
+    ) -> None:
+        mail = mail or Mail()
+        ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
+        ctx.row.state = ctx.state.model_dump(mode="json")
+        fx.save = "state"
+        self._route(ctx, fx, outcome.events, mail)
+        if outcome.finished:
+            await self._finish(tx, ctx, fx, mail, "The campaign is over.")
+        else:
+            ctx.pending = ctx.ruleset.pending(ctx.state)
+            if closes_step or step_keys(ctx.pending) != ctx.row.step_keys:
+                await self._open_step(tx, ctx, fx, mail)
+        self._flush(ctx, fx, mail)
+
+    async def _finish(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail, line: str) -> None:
+        ctx.row.status = "ended"
+        ctx.pending, ctx.submitted = [], {}
+        fx.save = "state" if fx.save == "state" else "row"
+        await timers.close_open(tx, ctx.row.id)
+        fx.wake = True
+        mail.public.append(line)
+        if ctx.row.parent_id is not None:
+            await self._report_to_parent(tx, ctx, fx, line)
+
+    async def _report_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects, line: str) -> None:
+        """An HRFT battle (a child campaign) tells its parent's channel that it is over."""
+        parent = await campaigns.get(tx, ctx.row.parent_id or 0)
+        if parent is None or parent.status == "ended":
+            return
+        ref = f" ({ctx.row.parent_ref})" if ctx.row.parent_ref else ""
+        fx.messages.append(NewMessage(
+            parent.id, "channel", f"Battle **{ctx.row.name}**{ref} is over. {line}",
+            channel_id=parent.channel_id,
+        ))
+
+    async def _open_step(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
+        """A new step: new number, a deadline, one DM panel per asked seat, one channel line."""
+        row = ctx.row
+        row.step_no += 1
+        row.step_keys = step_keys(ctx.pending)
+        ctx.submitted = {}
+        fx.save = "state" if fx.save == "state" else "row"
+        await timers.close_open(tx, row.id)
+        fx.wake = True
+        if not ctx.pending:
+            return
+        deadline = None
+        hours = float(timing(row.settings)["step_hours"])
+        if hours > 0:
+            due = fx.now + hours * 3600
+            await timers.open_deadline(
+                tx, row.id, row.step_no, due, timing(row.settings)["reminders"], fx.now
+            )
+            deadline = self._at(due)
+        for req in ctx.pending:
+            if req.seat not in mail.panels:
+                mail.panels.add(req.seat)
+                mail.to_seat(req.seat, f"**{row.name}**, step {row.step_no}: {req.prompt}"
+                             + messages.deadline_note(deadline))
+        for kind in ("sealed", "turn", "open"):
+            who = [ctx.name(r.seat) for r in ctx.pending if r.kind == kind]
+            if who:
+                mail.public.append(messages.step_line(kind, list(dict.fromkeys(who)), deadline))
+
+    def _route(self, ctx: Ctx, fx: Effects, events: list[Event], mail: Mail) -> None:
+        """Logs every event with its audience and files it under the right destination."""
+        for ev in events:
+            seat = ev.audience.seat if ev.audience.kind == "seat" else None
+            fx.events.append(EventRow(
+                step_no=ctx.row.step_no, resolution_no=ctx.row.resolution_no,
+                audience=ev.audience.kind, seat=seat, kind=ev.kind, text=ev.text, data=ev.data,
+                created_at=fx.now,
+            ))
+            files = [self._picture(ctx, ev)] if ev.image is not None else []
+            if ev.audience.kind == "public":
+                mail.public.append(ev.text)
+                mail.public_files.extend(files)
+            else:
+                dest = GM_SEAT if ev.audience.kind == "gm" else (seat or 0)
+                mail.to_seat(dest, ev.text)
+                mail.files.setdefault(dest, []).extend(files)
+
+    def _picture(self, ctx: Ctx, ev: Event) -> tuple[str, bytes]:
+        assert ev.image is not None
+        view = ctx.ruleset.view(ctx.state, ev.image.viewer)
+        data = render_registry.render(ctx.row.ruleset, ev.image.name, view)
+        return f"{ev.image.name}.png", data
+
+    def _flush(self, ctx: Ctx, fx: Effects, mail: Mail) -> None:
+        """One or two channel messages (split at 2000 characters), one DM per destination."""
+        row = ctx.row
+        parts = messages.split("\n".join(mail.public))
+        for i, part in enumerate(parts):
+            files = mail.public_files[:10] if i == 0 else []
+            fx.messages.append(
+                NewMessage(row.id, "channel", part, channel_id=row.channel_id, files=files)
+            )
+        for seat, texts in sorted(mail.seats.items()):
+            user_id = self._dm_target(ctx, seat)
+            if user_id is None:
+                continue
+            panel = (row.id, row.step_no, seat) if seat in mail.panels else None
+            for i, part in enumerate(messages.split("\n".join(texts))):
+                fx.messages.append(NewMessage(
+                    row.id, "dm", part, user_id=user_id,
+                    files=mail.files.get(seat, [])[:10] if i == 0 else [],
+                    panel=panel if i == 0 else None,
+                ))
+
+    @staticmethod
+    def _dm_target(ctx: Ctx, seat: int) -> int | None:
+        """Who reads a seat's DMs: nobody for a vacant seat or a player with DMs closed (they
+        use /orders and /campaign status instead)."""
+        if seat == GM_SEAT:
+            return ctx.row.gm_user_id
+        p = ctx.player(seat)
+        return p.user_id if p is not None and p.active and p.dm_ok else None
+
+    async def _force_defaults(self, tx: Tx, ctx: Ctx, fx: Effects, *, strict: bool) -> list[str]:
+        """Takes each missing input's default (deadline or /gm advance).
+
+        Returns the names whose input has no default (nothing is applied for a sealed step
+        then); with ``strict`` that is an InvalidState instead."""
+        step = ctx.row.step_no
+        owing = ctx.owing()
+        stuck = [ctx.name(r.seat) for r in owing if r.default is None]
+        if stuck and strict:
+            raise InvalidState(
+                f"No default exists for {messages.names(stuck)}; wait for them, extend the "
+                "deadline, or give the seat to someone else (/gm replace)."
+            )
+        if any(r.kind == "sealed" for r in ctx.pending):
+            if not stuck:
+                await self._resolve_sealed(tx, ctx, fx)
+            return stuck
+        for req in owing:
+            if ctx.row.step_no != step or ctx.row.status == "ended":
+                break
+            if req.default is not None and req in ctx.pending:
+                await self._act(tx, ctx, fx, req, req.default)
+        return stuck

@@ -1,0 +1,160 @@
+"""Panels, drafts and submissions: how players give their input for a step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.campaign import messages
+from bot.campaign.core import Ctx, Effects
+from bot.campaign.models import Actor, Panel, SubmitResult
+from bot.campaign.steps import StepEngine, validate_action
+from bot.errors import InvalidInput, InvalidState, PermissionDenied
+from bot.rules.base import GM_SEAT, Request
+from storage import timers, turns
+from storage.campaigns import Reader
+from storage.db import Tx
+
+MAX_DRAFT_VALUES = 25
+
+
+class Submissions(StepEngine):
+    async def panels_for(self, campaign_id: int, user_id: int) -> list[Panel]:
+        """The user's open requests in that campaign, as panels (for /orders)."""
+        ctx = await self._load(self.db, campaign_id)
+        seats = [p.seat for p in ctx.players if p.active and p.user_id == user_id]
+        if user_id == ctx.row.gm_user_id:
+            seats.append(GM_SEAT)
+        return [await self._panel(self.db, ctx, r) for r in ctx.pending if r.seat in seats]
+
+    async def panel(
+        self, campaign_id: int, step_no: int, seat: int, user_id: int | None = None
+    ) -> Panel:
+        """One panel by its custom-id parts; InvalidState once that step is over. With
+        ``user_id``, refuses (PermissionDenied) a panel of somebody else's seat."""
+        ctx = await self._load(self.db, campaign_id)
+        self._check_step(ctx, step_no)
+        if user_id is not None:
+            self._check_owner(ctx, seat, user_id)
+        reqs = ctx.requests_of(seat)
+        if not reqs:
+            raise InvalidState(f"Nothing is asked of {ctx.name(seat)} at this step.")
+        return await self._panel(self.db, ctx, reqs[0])
+
+    async def save_draft(
+        self, actor: Actor, campaign_id: int, step_no: int, action_type: str, field: str,
+        values: list[str], seat: int | None = None,
+    ) -> None:
+        """Stores a Select choice so the panel survives a restart."""
+        if len(values) > MAX_DRAFT_VALUES:
+            raise InvalidInput(f"At most {MAX_DRAFT_VALUES} values can be chosen.")
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._check_step(ctx, step_no)
+            req = self._request_for(ctx, actor, seat)
+            if action_type not in {a.type for a in req.actions}:
+                raise InvalidInput(f"Unknown action '{action_type}' for this panel.")
+            data = await turns.draft(tx, ctx.row.id, step_no, req.seat)
+            data.setdefault(action_type, {})[field] = [str(v) for v in values]
+            await turns.put_draft(tx, ctx.row.id, step_no, req.seat, data, fx.now)
+
+        await self._mutate(campaign_id, run)
+
+    async def submit(
+        self, actor: Actor, campaign_id: int, step_no: int, action: dict[str, Any],
+        seat: int | None = None,
+    ) -> SubmitResult:
+        """Sealed: stores or replaces the submission and resolves when all are in.
+        Turn/open: applies the action at once. ``seat`` picks one when the actor holds more
+        than one (e.g. the GM who also plays)."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> SubmitResult:
+            self._check_step(ctx, step_no)
+            req = self._request_for(ctx, actor, seat)
+            matching = [r for r in ctx.requests_of(req.seat)
+                        if action.get("type") in {a.type for a in r.actions}]
+            req = matching[0] if matching else req
+            validate_action(req, action)
+            if req.kind == "sealed":
+                return await self._store_sealed(tx, ctx, fx, actor, req, action)
+            await self._act(tx, ctx, fx, req, action)
+            return SubmitResult(ctx.row.id, step_no, req.seat, req.kind, replaced=False,
+                                resolved=True, waiting_for=[], message="Done.")
+
+        return await self._mutate(campaign_id, run)
+
+    async def _store_sealed(
+        self, tx: Tx, ctx: Ctx, fx: Effects, actor: Actor, req: Request, action: dict[str, Any]
+    ) -> SubmitResult:
+        row = ctx.row
+        step_no = row.step_no
+        replaced = req.seat in ctx.submitted
+        await turns.put_submission(tx, row.id, step_no, req.seat, actor.user_id, action, fx.now)
+        ctx.submitted[req.seat] = action
+        sealed = [r for r in ctx.pending if r.kind == "sealed"]
+        waiting = [ctx.name(r.seat) for r in sealed if r.seat not in ctx.submitted]
+        if not waiting:
+            await self._resolve_sealed(tx, ctx, fx)
+            return SubmitResult(row.id, step_no, req.seat, "sealed", replaced, resolved=True,
+                                waiting_for=[], message="Orders in; all orders are in, resolved.")
+        if not replaced:
+            # one line per first submission, names only: content stays sealed
+            fx.channel(ctx, messages.progress_line(
+                ctx.name(req.seat), len(sealed) - len(waiting), len(sealed), waiting
+            ))
+        verb = "changed" if replaced else "stored"
+        return SubmitResult(
+            row.id, step_no, req.seat, "sealed", replaced, resolved=False, waiting_for=waiting,
+            message=f"Orders {verb}; you can change them until the step resolves. "
+                    f"Still waiting for {messages.names(waiting)}.",
+        )
+
+    @staticmethod
+    def _check_step(ctx: Ctx, step_no: int) -> None:
+        if ctx.row.status == "paused":
+            raise InvalidState("The campaign is paused by the GM; input opens again on resume.")
+        if ctx.row.status != "running":
+            raise InvalidState("The campaign is not running.")
+        if step_no != ctx.row.step_no:
+            raise InvalidState(
+                f"Step {step_no} is over (now step {ctx.row.step_no}); use /orders for the "
+                "current panel."
+            )
+
+    @staticmethod
+    def _check_owner(ctx: Ctx, seat: int, user_id: int) -> None:
+        if seat == GM_SEAT and user_id == ctx.row.gm_user_id:
+            return
+        p = ctx.player(seat)
+        if p is None or not p.active or p.user_id != user_id:
+            raise PermissionDenied("That panel belongs to another seat.")
+
+    @staticmethod
+    def _request_for(ctx: Ctx, actor: Actor, seat: int | None) -> Request:
+        """The open request the actor may answer; refuses with the reason otherwise."""
+        own = [p.seat for p in ctx.players if p.active and p.user_id == actor.user_id]
+        if ctx.is_gm(actor):
+            own.append(GM_SEAT)
+        if seat is not None:
+            if seat not in own:
+                raise PermissionDenied(f"Seat {seat} is not yours.")
+            own = [seat]
+        if not own:
+            raise PermissionDenied(f"You hold no seat in **{ctx.row.name}**.")
+        for s in own:
+            reqs = ctx.requests_of(s)
+            if reqs:
+                return reqs[0]
+        turn = [ctx.name(r.seat) for r in ctx.pending if r.kind == "turn"]
+        if turn:
+            raise PermissionDenied(f"It is {messages.names(turn)}'s turn, not yours.")
+        raise InvalidState("Nothing is asked of you at this step.")
+
+    async def _panel(self, db: Reader, ctx: Ctx, req: Request) -> Panel:
+        dl = await timers.get(db, ctx.row.id, ctx.row.step_no)
+        deadline = self._at(dl.due_at) if dl is not None and dl.status == "open" else None
+        submitted = ctx.submitted.get(req.seat) if req.kind == "sealed" else None
+        return Panel(
+            campaign_id=ctx.row.id, step_no=ctx.row.step_no, seat=req.seat, request=req,
+            draft=await turns.draft(db, ctx.row.id, ctx.row.step_no, req.seat),
+            submitted=submitted, deadline=deadline,
+        )

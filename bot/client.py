@@ -1,0 +1,116 @@
+"""The discord.py Bot: opens the database, builds the service, loads the cogs, and turns every
+refusal into an ephemeral reply through ONE app-command error handler."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import storage
+from bot.campaign import CampaignService
+from bot.errors import UserError
+from bot.rules.base import Dice
+from bot.rules.dice import SeededDice
+
+log = logging.getLogger(__name__)
+
+COGS = (
+    "cogs.panels",
+    "cogs.outbox",
+    "cogs.campaign",
+    "cogs.orders",
+    "cogs.gm",
+    "cogs.roll",
+    "cogs.help",
+)
+APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
+
+
+def _db_path(config: Any) -> str:
+    """The database path from Settings (``db_path``) or from a plain path."""
+    if isinstance(config, (str, os.PathLike)):
+        return str(Path(config))
+    path = getattr(config, "db_path", None)
+    if path is None:
+        raise TypeError("AdmiraltyBot needs Settings with db_path, or a database path")
+    return str(path)
+
+
+class AdmiraltyBot(commands.Bot):
+    """Admiralty's client. ``clock`` and ``roll_dice`` are injected so tests control time and
+    dice; everything else comes from the settings (or just a database path)."""
+
+    def __init__(
+        self,
+        config: Any,
+        *,
+        clock: Callable[[], datetime] = discord.utils.utcnow,
+        roll_dice: Dice | None = None,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        intents.dm_messages = True  # DM channels are cached; no message content is needed
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.config = config
+        self.db_path = _db_path(config)
+        self.clock = clock
+        # /roll is not part of any campaign, so its dice come from a fresh secret seed.
+        self.roll_dice: Dice = roll_dice or SeededDice(secrets.randbits(64), "roll")
+        self.db: Any = None
+        self._service: CampaignService | None = None
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    @property
+    def service(self) -> CampaignService:
+        if self._service is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        self.db = await storage.open_database(self.db_path)
+        self._service = CampaignService(self.db, clock=self.clock, wake=self.wake_loops)
+        for name in COGS:
+            await self.load_extension(name)
+        await self.tree.sync()
+
+    def wake_loops(self) -> None:
+        """Called by the service after a commit that queued messages or moved a deadline."""
+        loops = self.get_cog("Loops")
+        if loops is not None:
+            loops.wake()  # type: ignore[attr-defined]
+
+    async def close(self) -> None:
+        loops = self.get_cog("Loops")
+        if loops is not None:
+            await loops.stop()  # type: ignore[attr-defined]
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+        await super().close()
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """The one handler: refusals are shown to the user who acted; bugs are logged."""
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(cause, UserError):
+            text = cause.message
+        elif isinstance(cause, app_commands.CheckFailure):
+            text = str(cause) or "You can't use this command here."
+        else:
+            log.exception("command %s failed", getattr(interaction.command, "qualified_name", "?"),
+                          exc_info=cause)
+            text = APOLOGY
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)

@@ -1,0 +1,109 @@
+"""The minimal Fleet Orders phase (E-3): legal orders, validation, moves applied together."""
+
+from __future__ import annotations
+
+from bot.errors import RulesError
+from bot.rules.base import Option
+from bot.rules.ftcamp import geometry as geo
+from bot.rules.ftcamp.core import crippled_craft
+from bot.rules.ftcamp.model import HOLD_TASKS, FleetOrder, Group, State
+from bot.rules.ftcamp.scenario import parse_fleet_order
+
+MAX_OPTIONS = 25
+
+
+def orderable(state: State, seat: int) -> list[Group]:
+    """The seat's groups that get a fleet order: everything but statics."""
+    return sorted((g for g in state.groups.values() if g.owner == seat and g.static is None),
+                  key=lambda g: g.name)
+
+
+def has_command(state: State, seat: int) -> bool:
+    return any(c.command for g in state.groups.values() if g.owner == seat for c in g.craft)
+
+
+def _stuck(g: Group) -> bool:
+    """FTL-crippled craft cannot leave the hex unless tugged (E-D4)."""
+    return bool(crippled_craft(g)) and g.tugged_by is None
+
+
+def legal_orders(state: State, g: Group) -> list[str]:
+    """Every legal fleet order for the group, as order texts (at most 25)."""
+    moves = [] if _stuck(g) else [f"move {h}" for h in geo.neighbours(state.map, g.hex)]
+    if g.must_leave == g.hex and moves:
+        return moves  # E-13: an escaped group must move away
+    out = moves + ["hold"] + [f"hold-special {t}" for t in HOLD_TASKS]
+    if geo.system_at(state.map, g.hex):
+        out.append("maintain-orbit")
+    if has_command(state, g.owner):
+        out.append("patrol")
+    for other in sorted(state.groups.values(), key=lambda x: x.name):
+        if len(out) >= MAX_OPTIONS:
+            break  # E-D8: support targets beyond the Select limit are left out of the panel
+        if other.hex == g.hex and other.name != g.name and state.allied(g.owner, other.owner):
+            out.append(f"support {other.name}")
+    return out
+
+
+def options_for(state: State, g: Group) -> list[Option]:
+    labels = {"hold": "hold position", "maintain-orbit": "maintain orbit (system sector)",
+              "patrol": "patrol (command bubble)"}
+    return [Option(value=o, label=labels.get(o, o)[:100]) for o in legal_orders(state, g)]
+
+
+def check_order(state: State, g: Group, text: str) -> FleetOrder:
+    """Validate one fleet order; raises RulesError with the reason (E-3)."""
+    parsed = parse_fleet_order(text)
+    if isinstance(parsed, str):
+        raise RulesError(f"Group {g.name}: {parsed}.")
+    if g.must_leave == g.hex and parsed.kind != "move" and not _stuck(g):
+        raise RulesError(f"Group {g.name} escaped from {g.hex} and must move away this round "
+                         "(E-13).")
+    if parsed.kind == "move":
+        if _stuck(g):
+            raise RulesError(f"Group {g.name} has FTL-crippled craft and no tug; it cannot "
+                             "leave the hex (E-2, E-D4).")
+        if parsed.target not in geo.neighbours(state.map, g.hex):
+            near = ", ".join(geo.neighbours(state.map, g.hex))
+            raise RulesError(f"Group {g.name} can only move to an adjacent hex: {near} (E-3).")
+    if parsed.kind == "maintain-orbit" and geo.system_at(state.map, g.hex) is None:
+        raise RulesError(f"Group {g.name}: maintain-orbit needs a system hex (E-3, E-D3).")
+    if parsed.kind == "patrol" and not has_command(state, g.owner):
+        raise RulesError(f"Group {g.name}: patrol needs a command HQ or outpost (E-3).")
+    if parsed.kind == "support":
+        other = state.groups.get(parsed.target)
+        if (other is None or other.hex != g.hex or other.name == g.name
+                or not state.allied(g.owner, other.owner)):
+            raise RulesError(f"Group {g.name} can only support another own or allied group in "
+                             f"hex {g.hex} (E-3).")
+    return parsed
+
+
+def _destination(state: State, orders: dict[str, FleetOrder], name: str, seen: set[str]) -> str:
+    """Where a group ends up; a supporter follows its supported group (E-D9)."""
+    g = state.groups[name]
+    order = orders.get(name, g.order)
+    if _stuck(g) or g.static is not None:
+        return g.hex
+    if order.kind == "move":
+        return order.target
+    if order.kind == "support" and order.target in state.groups and name not in seen:
+        return _destination(state, orders, order.target, seen | {name})
+    return g.hex
+
+
+def apply_orders(state: State, orders: dict[str, FleetOrder]) -> list[str]:
+    """Set the orders and apply every move at once; returns one line per group."""
+    dest = {name: _destination(state, orders, name, set()) for name in orders}
+    lines = []
+    for name in sorted(orders):
+        g = state.groups[name]
+        g.order = orders[name]
+        line = f"- {g.name} ({state.player_name(g.owner)}): {g.order.text()}"
+        if dest[name] != g.hex:
+            line += f" -> {dest[name]}"
+            g.hex, g.sector = dest[name], None
+        if g.must_leave is not None:
+            g.must_leave = None
+        lines.append(line)
+    return lines

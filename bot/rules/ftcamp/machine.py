@@ -1,0 +1,361 @@
+"""The FTCamp state machine: fleet orders, then the engage phase of each contested hex."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from bot.errors import InvalidInput, InvalidState, PermissionDenied, RulesError
+from bot.rules.base import (
+    ActionSpec,
+    Audience,
+    Dice,
+    Event,
+    ImageRef,
+    InputField,
+    Option,
+    Outcome,
+    Request,
+    Seat,
+)
+from bot.rules.ftcamp import allocation, conflicts, engage, fleet, special, steps
+from bot.rules.ftcamp import geometry as geo
+from bot.rules.ftcamp.demo import demo_scenario
+from bot.rules.ftcamp.model import Choice, HexRun, State
+from bot.rules.ftcamp.scan import groups_in, is_contested, scan_report
+from bot.rules.ftcamp.scenario import load_scenario
+from bot.rules.ftcamp.views import status_text, view_of
+
+SEALED = ("orders", "special", "engage", "chase", "reserves", "patrol")
+HELP = """**FTCamp engage orders** (rulings E-1 to E-13, docs/rules/ftcamp.md)
+Each round: every player gives each group a secret fleet order (move, hold, hold-special,
+maintain-orbit, support, patrol). Orders are revealed and moves applied together. In every
+contested hex: special acts (decoys, weasels, dispatch), private long-range scans, secret engage
+orders (RT retreat, SF standoff, EE engage, with splits), one public reveal with the dice, picks
+of orbit-sectors lowest engage value first, then conflicts and the battle list."""
+
+
+class FTCampOptions(BaseModel):
+    """Campaign options: the scenario TOML (map, players, groups, statics, orders in force)."""
+
+    scenario: str = Field(default="", description="scenario TOML text; empty = built-in demo")
+
+
+def _public(text: str, kind: str, **kw: Any) -> Event:
+    return Event(audience=Audience.public(), kind=kind, text=text, **kw)
+
+
+class FTCampRuleset:
+    name = "ftcamp"
+    title = "FTCamp 0.2 engage orders"
+    min_seats = 2
+    max_seats = 6
+    options_model = FTCampOptions
+    state_model = State
+    help_text = HELP
+
+    # --- protocol ---------------------------------------------------------------------------
+
+    def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome:
+        text = getattr(options, "scenario", "") or demo_scenario(len(seats))
+        state = load_scenario(text)
+        if len(state.players) != len(seats):
+            raise InvalidInput(f"The scenario has {len(state.players)} players but the campaign "
+                               f"has {len(seats)} seats; they must match.")
+        state.revealed = sorted(g.name for g in state.groups.values() if g.static)
+        return Outcome(state=state, events=self._begin_round(state))
+
+    def pending(self, state: State) -> list[Request]:
+        if state.step in SEALED:
+            return [r for seat in self._seats(state) if (r := self._sealed_request(state, seat))]
+        if state.step == "allocate" and state.run and state.run.queue:
+            return [self._pick_request(state)]
+        return []
+
+    def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
+        """Validate a submission without applying it (the service calls it at submit time)."""
+        if state.step in SEALED:
+            fields = self._page_fields(state, seat)
+            if fields is None:
+                raise PermissionDenied(f"Seat {seat} has nothing to submit in this step.")
+            steps.read(state, fields, action)
+        elif state.step == "allocate":
+            self._check_pick(state, seat, action)
+        else:
+            raise InvalidState("Nothing to submit now.")
+
+    def resolve(self, state: State, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+        if state.step not in SEALED:
+            raise InvalidState(f"Step {state.step!r} has no sealed requests.")
+        state = state.model_copy(deep=True)
+        more = False
+        for seat in self._seats(state):
+            fields = self._page_fields(state, seat)
+            if fields is None:
+                continue
+            action = actions.get(seat) or steps.default_for(state, fields)
+            state.secret.setdefault(seat, {}).update(steps.read(state, fields, action))
+            more = more or len(steps.pages(state, seat)) > state.page
+        if more:
+            state.page += 1
+            return Outcome(state=state)
+        answers, state.secret, state.page = state.secret, {}, 1
+        finish = {"orders": self._finish_orders, "special": self._finish_special,
+                  "engage": self._finish_engage, "chase": self._finish_chase,
+                  "reserves": self._finish_reserves, "patrol": self._finish_patrol}
+        events = finish[state.step](state, answers, dice)
+        return Outcome(state=state, events=events)
+
+    def act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
+        if state.step != "allocate":
+            raise InvalidState("Orbit-sector picks are only taken during allocation.")
+        self._check_pick(state, seat, action)
+        state = state.model_copy(deep=True)
+        run = state.run
+        assert run is not None
+        lines = allocation.pick(state, run, run.queue[0], str(action["sector"]))
+        lines += allocation.auto_place(state, run)
+        events = [_public(line, "pick") for line in lines]
+        if not run.queue:
+            events += self._after_allocation(state, dice)
+        return Outcome(state=state, events=events)
+
+    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+        return view_of(state, viewer)
+
+    def status(self, state: State, viewer: int | None) -> str:
+        return status_text(state, viewer, [r.seat for r in self.pending(state)])
+
+    def scripted_player(self, seat: int) -> Any:
+        from bot.rules.ftcamp.scripted import HeuristicPlayer
+        return HeuristicPlayer(seat)
+
+    # --- requests ---------------------------------------------------------------------------
+
+    def _seats(self, state: State) -> list[int]:
+        return [p.seat for p in state.players]
+
+    def _page_fields(self, state: State, seat: int) -> list[InputField] | None:
+        pages = steps.pages(state, seat)
+        return pages[state.page - 1] if len(pages) >= state.page else None
+
+    def _sealed_request(self, state: State, seat: int) -> Request | None:
+        fields = self._page_fields(state, seat)
+        if fields is None:
+            return None
+        total = len(steps.pages(state, seat))
+        where = f" in hex {state.run.hex}" if state.run else ""
+        page = f" (page {state.page} of {total})" if total > 1 else ""
+        names = {"orders": "Fleet orders", "special": "Special acts", "engage": "Engage orders",
+                 "chase": "Chase decisions", "reserves": "Reserves", "patrol": "Patrol reserves"}
+        confirm = ""
+        if state.step == "engage" and state.run:
+            groups = [state.groups[f.name.split(":", 1)[1]] for f in fields
+                      if f.name.startswith("order:")]
+            confirm = engage.confirm_text(state, groups)
+        step = f"{state.step}-{state.run.hex}" if state.run else state.step
+        return Request(
+            seat=seat, kind="sealed", step=f"{step}-p{state.page}",
+            prompt=f"{names[state.step]}{where}, round {state.round}{page}: secret until every "
+                   "player has submitted.",
+            actions=[ActionSpec(type=steps.ACTION_TYPES[state.step], label="Submit",
+                                fields=fields, confirm=confirm)],
+            default=steps.default_for(state, fields))
+
+    def _pick_request(self, state: State) -> Request:
+        run = state.run
+        assert run is not None
+        g = state.groups[run.queue[0]]
+        legal, reason = allocation.legal_sectors(state, run, g)
+        taken: dict[str, list[str]] = {}
+        for name, sector in run.placements.items():
+            taken.setdefault(sector, []).append(name)
+        specs = []
+        for letter, _ in geo.orbits(state.map, run.hex):
+            opts = [Option(value=s, label=s, description=", ".join(taken.get(s, []))[:100])
+                    for s in legal if s.startswith(letter)]
+            if opts:
+                specs.append(ActionSpec(type=f"place-{letter}", label=f"Orbit {letter}", fields=[
+                    InputField(name="sector", label=f"Orbit {letter} sector", options=opts)]))
+        roll = run.rolls[g.name]
+        return Request(
+            seat=g.owner, kind="turn", step=f"allocate-{run.hex}",
+            prompt=f"Place {g.name} (engage value {roll.value}, {run.choices[g.name].order}) in "
+                   f"an orbit-sector of hex {run.hex}{': ' + reason if reason else ''}. "
+                   "Earlier picks are shown beside each sector.",
+            actions=specs,
+            default={"type": "place", "sector": allocation.default_pick(state, run, g)})
+
+    def _check_pick(self, state: State, seat: int, action: dict[str, Any]) -> None:
+        run = state.run
+        if run is None or not run.queue:
+            raise InvalidState("No orbit-sector pick is waiting.")
+        g = state.groups[run.queue[0]]
+        if seat != g.owner:
+            raise PermissionDenied(f"It is {state.player_name(g.owner)}'s pick for {g.name}.")
+        if not str(action.get("type", "")).startswith("place"):
+            raise RulesError("Send a 'place' action with the chosen 'sector'.")
+        legal, reason = allocation.legal_sectors(state, run, g)
+        if action.get("sector") not in legal:
+            why = f" ({reason})" if reason else ""
+            raise RulesError(f"{g.name} cannot go to {action.get('sector')!r}{why}; allowed: "
+                             f"{', '.join(legal)}.")
+
+    # --- flow -------------------------------------------------------------------------------
+
+    def _begin_round(self, state: State) -> list[Event]:
+        state.step, state.page, state.run = "orders", 1, None
+        return [_public(f"**Round {state.round}**: fleet orders are open (E-3). Give each group "
+                        "one order; they are revealed together.", "round")]
+
+    def _finish_orders(self, state: State, answers: dict[int, steps.Answers],
+                       dice: Dice) -> list[Event]:
+        orders = {key.split(":", 1)[1]: fleet.check_order(state, state.groups[key.split(":", 1)[1]],
+                                                          str(v))
+                  for seat_answers in answers.values() for key, v in seat_answers.items()}
+        lines = fleet.apply_orders(state, orders)
+        state.revealed = sorted(set(state.revealed) | set(orders))
+        hexes = sorted({g.hex for g in state.groups.values()})
+        state.contested = [h for h in hexes if is_contested(state, h)]
+        contested = ", ".join(state.contested) or "none"
+        text = (f"**Fleet orders revealed, round {state.round}** (E-3)\n" + "\n".join(lines)
+                + f"\nContested hexes: {contested}")
+        events = [_public(text, "fleet_orders", data={"contested": list(state.contested)})]
+        return events + self._next_hex(state, dice)
+
+    def _next_hex(self, state: State, dice: Dice) -> list[Event]:
+        if not state.contested:
+            state.round += 1
+            state.dispatched = []
+            for g in state.groups.values():
+                for c in g.craft:
+                    c.weasel_on = 0  # E-4: a weasel setting holds until the next round
+            return self._begin_round(state)
+        state.run = HexRun(hex=state.contested[0])
+        seats = sorted({g.owner for g in groups_in(state, state.run.hex)})
+        who = ", ".join(state.player_name(s) for s in seats)
+        events = [_public(f"**Engage phase, hex {geo.system_label(state.map, state.run.hex)}** "
+                          f"({who}).", "hex")]
+        state.step, state.page = "special", 1
+        if any(steps.pages(state, s) for s in self._seats(state)):
+            return events
+        return events + self._after_special(state, dice)
+
+    def _finish_special(self, state: State, answers: dict[int, steps.Answers],
+                        dice: Dice) -> list[Event]:
+        run = state.run
+        assert run is not None
+        busy = set(state.dispatched)
+        events = []
+        for seat, seat_answers in sorted(answers.items()):
+            lines = special.apply_special(state, run, seat, seat_answers, busy)
+            if lines:
+                events.append(Event(audience=Audience.to_seat(seat), kind="special",
+                                    text="Your special acts:\n" + "\n".join(lines)))
+        state.dispatched = sorted(busy)
+        return events + self._after_special(state, dice)
+
+    def _after_special(self, state: State, dice: Dice) -> list[Event]:
+        run = state.run
+        assert run is not None
+        events = []
+        for seat in sorted({g.owner for g in groups_in(state, run.hex)}):
+            text, data = scan_report(state, seat, run.hex)
+            events.append(Event(audience=Audience.to_seat(seat), kind="scan", text=text,
+                                data=data))
+        state.step, state.page = "engage", 1
+        if any(steps.pages(state, s) for s in self._seats(state)):
+            return events
+        return events + self._finish_engage(state, {}, dice)
+
+    def _finish_engage(self, state: State, answers: dict[int, steps.Answers],
+                       dice: Dice) -> list[Event]:
+        run = state.run
+        assert run is not None
+        lines = []
+        for seat, seat_answers in sorted(answers.items()):
+            for ally in seat_answers.get("betray", []):
+                pair = (min(seat, int(ally)), max(seat, int(ally)))
+                if pair in state.alliances:
+                    state.alliances.remove(pair)
+                    run.betrayals.append((seat, int(ally)))
+                    lines.append(f"{state.player_name(seat)} declares an attack on "
+                                 f"{state.player_name(int(ally))}: the alliance is broken "
+                                 "(E-12).")
+        for g in engage.ordered_groups(state, run.hex):
+            mine = answers.get(g.owner, {})
+            value = mine.get(f"order:{g.name}")
+            split = mine.get(f"split:{g.name}")
+            run.choices[g.name] = (
+                engage.check_choice(state, g, value, split if isinstance(split, str) else None)
+                if isinstance(value, str) else Choice(order="SF", parts=[[c.name for c in
+                                                                           g.craft]]))
+        engage.follow_choices(state, run)
+        lines += engage.roll_all(state, run, dice)
+        state.revealed = sorted(set(state.revealed) | set(run.choices))
+        text = f"**Engage orders revealed, hex {run.hex}** (E-10)\n" + "\n".join(lines)
+        events = [_public(text, "engage_reveal", data={
+            "hex": run.hex, "rolls": {k: v.model_dump() for k, v in run.rolls.items()},
+            "choices": {k: v.model_dump() for k, v in run.choices.items()}})]
+        events += [_public(line, "tie") for line in allocation.start(state, run, dice)]
+        events += [_public(line, "pick") for line in allocation.auto_place(state, run)]
+        state.step = "allocate"
+        if run.queue:
+            return events
+        return events + self._after_allocation(state, dice)
+
+    def _after_allocation(self, state: State, dice: Dice) -> list[Event]:
+        run = state.run
+        assert run is not None
+        events = [_public(line, "pick") for line in allocation.finish_unplaced(state, run)]
+        layout = ", ".join(f"{n} {s}" for n, s in sorted(run.placements.items()))
+        events.append(_public(f"Allocation complete, hex {run.hex}: {layout}", "allocation",
+                              image=ImageRef(name="sector", viewer=None)))
+        conflicts.engage_battles(state, run)
+        state.step, state.page = "chase", 1
+        if run.chase_sectors:
+            return events
+        return events + self._finish_chase(state, {}, dice)
+
+    def _finish_chase(self, state: State, answers: dict[int, steps.Answers],
+                      dice: Dice) -> list[Event]:
+        run = state.run
+        assert run is not None
+        attacks = {seat: {k.split(":", 1)[1] for k, v in a.items() if v == "attack"}
+                   for seat, a in answers.items()}
+        conflicts.apply_chase(state, run, attacks)
+        conflicts.escapes_and_reserves(state, run)
+        state.step, state.page = "reserves", 1
+        if run.reserve_groups:
+            return []
+        return self._finish_reserves(state, {}, dice)
+
+    def _finish_reserves(self, state: State, answers: dict[int, steps.Answers],
+                         dice: Dice) -> list[Event]:
+        run = state.run
+        assert run is not None
+        joins = {k.split(":", 1)[1]: str(v) for a in answers.values() for k, v in a.items()}
+        conflicts.apply_reserves(state, run, joins)
+        conflicts.locks_and_statics(state, run)
+        state.step, state.page = "patrol", 1
+        if run.patrol_groups:
+            return []
+        return self._finish_patrol(state, {}, dice)
+
+    def _finish_patrol(self, state: State, answers: dict[int, steps.Answers],
+                       dice: Dice) -> list[Event]:
+        run = state.run
+        assert run is not None
+        joins = {k.split(":", 1)[1] for a in answers.values() for k, v in a.items()
+                 if v == "join"}
+        conflicts.apply_patrol(state, run, joins)
+        result = conflicts.finalize(state, run, dice)
+        state.results.append(result)
+        events = [_public(conflicts.battle_text(state, result), "battle_list",
+                          data=result.model_dump())]
+        state.contested.pop(0)
+        return events + self._next_hex(state, dice)
+
+
+RULESET = FTCampRuleset()

@@ -1,0 +1,44 @@
+"""A heuristic demo player: it reads only its request and its own view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.rules.base import Dice, Request
+
+
+class HeuristicPlayer:
+    """Holds its groups, launches nothing, engages with big groups, chases and joins battles.
+
+    Enough for ``python -m bot demo`` to play a round with three contested hexes."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def choose(self, view: dict[str, Any], request: Request, dice: Dice) -> dict[str, Any]:
+        if request.kind == "turn":
+            return dict(request.default or {})
+        spec = request.actions[0]
+        action: dict[str, Any] = {"type": spec.type}
+        standing = {g["name"]: g.get("order") for g in view.get("groups", [])}
+        for f in spec.fields:
+            values = [o.value for o in f.options]
+            kind = f.name.split(":")[0]
+            if kind == "group":
+                keep = standing.get(f.name.split(":", 1)[1])
+                action[f.name] = keep if keep in values else "hold" if "hold" in values \
+                    else values[0]
+            elif kind == "order":
+                # Prefer engaging, else standing off; retreat only when nothing else is legal.
+                action[f.name] = next((v for v in ("EE", "SF") if v in values), values[0])
+            elif kind == "split":
+                action[f.name] = values[1] if len(values) > 1 and dice.d(2) == 2 else "all"
+            elif kind in ("chase", "patrol"):
+                action[f.name] = values[0]
+            elif kind == "dispatch":
+                action[f.name] = values
+            elif kind == "reserve":
+                action[f.name] = values[1] if len(values) > 1 else values[0]
+            elif f.min_values > 0:
+                action[f.name] = next((p for p in ("none", "0") if p in values), values[0])
+        return action

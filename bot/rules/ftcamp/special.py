@@ -1,0 +1,113 @@
+"""Special acts before the scans (E-3, E-4): decoys, weasel settings, patrol dispatch."""
+
+from __future__ import annotations
+
+from bot.errors import RulesError
+from bot.rules.base import InputField, Option
+from bot.rules.ftcamp.core import min_thrust
+from bot.rules.ftcamp.model import Craft, Group, HexRun, State
+from bot.rules.ftcamp.scan import groups_in
+
+MAX_OPTIONS = 25
+
+
+def decoys_left(g: Group) -> int:
+    return sum(c.decoys for c in g.craft if not c.is_decoy)
+
+
+def interceptors(state: State, hex_name: str, seat: int) -> list[Group]:
+    """The seat's patrol groups in a contested hex: their bubble intercepted (E-3, E-D12)."""
+    return [g for g in groups_in(state, hex_name)
+            if g.owner == seat and g.order.kind == "patrol" and g.static is None]
+
+
+def dispatchable(state: State, seat: int, busy: set[str]) -> list[Group]:
+    """Own patrol groups outside contested hexes, not yet dispatched this round (E-12.7)."""
+    return sorted((g for g in state.groups.values()
+                   if g.owner == seat and g.order.kind == "patrol" and g.static is None
+                   and g.hex not in state.contested and g.name not in busy),
+                  key=lambda g: g.name)[:MAX_OPTIONS]
+
+
+def special_bundles(state: State, seat: int, run: HexRun,
+                    dispatched: set[str]) -> list[list[InputField]]:
+    bundles: list[list[InputField]] = []
+    for g in groups_in(state, run.hex):
+        if g.owner != seat or g.static is not None:
+            continue
+        n = decoys_left(g)
+        if n:
+            opts = [Option(value="none", label="launch no decoys")]
+            for count in sorted({1, n}):
+                for cls in range(1, 6):
+                    opts.append(Option(value=f"add:{count}:{cls}",
+                                       label=f"add {count} decoy(s) showing class {cls}"))
+                    opts.append(Option(value=f"new:{count}:{cls}",
+                                       label=f"launch {count} decoy(s) as a new group, class "
+                                             f"{cls}"))
+            bundles.append([InputField(name=f"decoy:{g.name}", label=f"{g.name}: decoys"[:45],
+                                       options=opts)])
+        for c in g.craft:
+            if c.weasel > 0:
+                bundles.append([InputField(
+                    name=f"weasel:{g.name}/{c.name}", label=f"{c.name}: weasel setting"[:45],
+                    options=[Option(value=str(v), label=f"+{v} class") for v in
+                             range(c.weasel + 1)])])
+    for g in interceptors(state, run.hex, seat):
+        free = dispatchable(state, seat, dispatched)
+        if free:
+            bundles.append([InputField(
+                name=f"dispatch:{g.name}", label=f"Dispatch to {g.name}'s interception"[:45],
+                options=[Option(value=x.name, label=f"{x.name} ({x.hex})") for x in free],
+                min_values=0, max_values=len(free))])
+    return bundles
+
+
+def _launch(state: State, g: Group, count: int, cls: int, new: bool) -> str:
+    thrust = min_thrust(state, g)
+    decoys = []
+    for _ in range(count):
+        state.counter += 1
+        decoys.append(Craft(name=f"Decoy {state.counter}", mass=0, thrust=thrust,
+                            decoy_class=cls))
+    need = count
+    for c in g.craft:
+        take = min(c.decoys, need)
+        c.decoys -= take
+        need -= take
+    if not new:
+        g.craft.extend(decoys)
+        return f"{g.name}: {count} decoy(s) of class {cls} added"
+    state.counter += 1
+    # E-D11: a decoy group gets a plain name so it reads like any other contact.
+    name = f"Group {state.counter}"
+    state.groups[name] = Group(name=name, owner=g.owner, hex=g.hex, craft=decoys)
+    return f"{g.name}: {count} decoy(s) of class {cls} launched as {name}"
+
+
+def apply_special(state: State, run: HexRun, seat: int, answers: dict[str, str | list[str]],
+                  dispatched: set[str]) -> list[str]:
+    """Apply one seat's special acts; returns private lines for that seat."""
+    lines = []
+    for key, value in sorted(answers.items()):
+        kind, _, target = key.partition(":")
+        if kind == "decoy" and isinstance(value, str) and value != "none":
+            mode, count, cls = value.split(":")
+            g = state.groups[target]
+            lines.append(_launch(state, g, min(int(count), decoys_left(g)), int(cls),
+                                 mode == "new"))
+        elif kind == "weasel" and isinstance(value, str):
+            gname, _, cname = target.partition("/")
+            for c in state.groups[gname].craft:
+                if c.name == cname and int(value) != c.weasel_on:
+                    c.weasel_on = int(value)
+                    lines.append(f"{cname}: weasel set to +{value}")
+        elif kind == "dispatch":
+            for name in value if isinstance(value, list) else [value]:
+                if name in dispatched:
+                    raise RulesError(f"Group {name} is already dispatched to an interception "
+                                     "(E-12.7).")
+                run.dispatched[name] = target
+                dispatched.add(name)
+                lines.append(f"{name} dispatched to support {target}'s interception")
+    return lines

@@ -1,0 +1,122 @@
+"""The inputs of every sealed step, packed into pages of at most four Selects (E-D17)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.errors import RulesError
+from bot.rules.base import InputField, Option
+from bot.rules.ftcamp import engage, fleet, special
+from bot.rules.ftcamp.model import State
+
+FIELDS_PER_PAGE = 4
+ACTION_TYPES = {"orders": "fleet_orders", "special": "special_acts", "engage": "engage_orders",
+                "chase": "chase", "reserves": "reserves", "patrol": "patrol_reserves"}
+Answers = dict[str, str | list[str]]
+
+
+def bundles(state: State, seat: int) -> list[list[InputField]]:
+    """All inputs of the current sealed step for a seat; a bundle stays on one page."""
+    run = state.run
+    if state.step == "orders":
+        return [[InputField(name=f"group:{g.name}", label=f"{g.name} ({g.hex})"[:45],
+                            options=fleet.options_for(state, g))]
+                for g in fleet.orderable(state, seat) if fleet.legal_orders(state, g)]
+    if run is None:
+        return []
+    if state.step == "special":
+        return special.special_bundles(state, seat, run, set(state.dispatched))
+    if state.step == "engage":
+        return engage.engage_bundles(state, seat, run.hex)
+    if state.step == "chase":
+        from bot.rules.ftcamp.conflicts import chasers
+        return [[InputField(name=f"chase:{s}", label=f"Attack the retreating groups in {s}?",
+                            options=[Option(value="attack", label="attack (chase)"),
+                                     Option(value="hold", label="let them go")])]
+                for s in run.chase_sectors if seat in chasers(state, run, s)]
+    if state.step == "reserves":
+        assert run.result is not None
+        targets = [Option(value=b.sector, label=f"join the battle in {b.sector} (late)")
+                   for b in run.result.battles]
+        return [[InputField(name=f"reserve:{n}", label=f"{n}: join a battle as reserve?"[:45],
+                            options=[Option(value="stay", label="stay"), *targets][:25])]
+                for n in run.reserve_groups if state.groups[n].owner == seat]
+    if state.step == "patrol":
+        return [[InputField(name=f"patrol:{n}", label=f"{n}: join as patrol reserve?"[:45],
+                            options=[Option(value="join", label="join the battle"),
+                                     Option(value="stay", label="stay")])]
+                for n in run.patrol_groups if state.groups[n].owner == seat]
+    return []
+
+
+def pages(state: State, seat: int) -> list[list[InputField]]:
+    out: list[list[InputField]] = []
+    for bundle in bundles(state, seat):
+        if out and len(out[-1]) + len(bundle) <= FIELDS_PER_PAGE:
+            out[-1].extend(bundle)
+        else:
+            out.append(list(bundle))
+    return out
+
+
+def default_for(state: State, fields: list[InputField]) -> dict[str, Any]:
+    """The deadline default: hold / no special act / SF without split (E-10) / stay."""
+    action: dict[str, Any] = {"type": ACTION_TYPES[state.step]}
+    for f in fields:
+        values = [o.value for o in f.options]
+        if f.min_values == 0:
+            continue
+        kind = f.name.split(":")[0]
+        if kind == "order":
+            action[f.name] = "SF"
+        elif kind == "group":
+            action[f.name] = "hold" if "hold" in values else values[0]
+        else:
+            prefer = ("none", "0", "stay", "hold")
+            action[f.name] = next((p for p in prefer if p in values), values[0])
+    return action
+
+
+def read(state: State, fields: list[InputField], action: dict[str, Any]) -> Answers:
+    """Check an action against the page's fields; free-form splits are checked later."""
+    want = ACTION_TYPES[state.step]
+    if action.get("type") != want:
+        raise RulesError(f"This step expects a {want!r} action, not {action.get('type')!r}.")
+    answers: Answers = {}
+    for f in fields:
+        value = action.get(f.name)
+        allowed = {o.value for o in f.options}
+        if value is None or value == []:
+            if f.min_values > 0:
+                raise RulesError(f"{f.label}: a choice is needed.")
+            continue
+        if f.max_values == 1:
+            if isinstance(value, list) and len(value) == 1:
+                value = value[0]
+            if not isinstance(value, str):
+                raise RulesError(f"{f.label}: choose one value.")
+            if value not in allowed and not f.name.startswith(("split:", "order:")):
+                raise RulesError(f"{f.label}: {value!r} is not allowed. Allowed: "
+                                 f"{', '.join(sorted(allowed))}.")
+            answers[f.name] = value
+            continue
+        values = [value] if isinstance(value, str) else list(value)
+        bad = [v for v in values if v not in allowed]
+        if bad or not f.min_values <= len(values) <= f.max_values or len(set(values)) < len(
+                values):
+            raise RulesError(f"{f.label}: choose {f.min_values} to {f.max_values} of "
+                             f"{', '.join(sorted(allowed))}.")
+        answers[f.name] = values
+    _semantic(state, answers)
+    return answers
+
+
+def _semantic(state: State, answers: Answers) -> None:
+    for key, value in answers.items():
+        kind, _, name = key.partition(":")
+        if kind == "group" and isinstance(value, str):
+            fleet.check_order(state, state.groups[name], value)
+        elif kind == "order" and isinstance(value, str):
+            split = answers.get(f"split:{name}")
+            engage.check_choice(state, state.groups[name], value,
+                                split if isinstance(split, str) else None)

@@ -1,0 +1,80 @@
+"""What each viewer may see (hex map, contested hex layout) and the status text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.rules.ftcamp import geometry as geo
+from bot.rules.ftcamp.core import group_size, real_craft_count
+from bot.rules.ftcamp.model import Group, State
+from bot.rules.ftcamp.scan import contacts
+
+
+def visible(state: State, viewer: int | None, g: Group) -> bool:
+    """Own and allied groups; others once named in a public event (E-D16)."""
+    if viewer is not None and state.allied(viewer, g.owner):
+        return True
+    return g.name in state.revealed
+
+
+def _group_view(state: State, viewer: int | None, g: Group) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": g.name, "owner": g.owner, "hex": g.hex,
+                           "static": g.static is not None}
+    if viewer is not None and state.allied(viewer, g.owner):
+        out.update(craft=[c.name for c in g.craft], size=group_size(real_craft_count(g),
+                                                                    state.rules.group_sizes),
+                   order=g.order.text(), sector=g.sector)
+    elif viewer is not None and g.hex in {x.hex for x in state.groups.values()
+                                          if x.owner == viewer}:
+        out["contacts"] = contacts(state, viewer, g)
+    if g.static is not None:
+        out["sector"] = g.sector
+    return out
+
+
+def view_of(state: State, viewer: int | None) -> dict[str, Any]:
+    """A JSON-able view for one seat (None = the public) for status and pictures."""
+    groups = [_group_view(state, viewer, g) for g in sorted(state.groups.values(),
+                                                            key=lambda x: x.name)
+              if visible(state, viewer, g)]
+    sector = None
+    if state.sector_hex:
+        hx = state.sector_hex
+        sector = {
+            "hex": hx, "label": geo.system_label(state.map, hx),
+            "system_sector": geo.system_at(state.map, hx),
+            "orbits": [list(o) for o in geo.orbits(state.map, hx)],
+            "placements": [{"group": n, "sector": s,
+                            "owner": state.groups[n].owner if n in state.groups else 0,
+                            "static": bool(n in state.groups and state.groups[n].static)}
+                           for n, s in sorted(state.sector_layout.items())],
+        }
+    return {
+        "ruleset": "ftcamp", "viewer": viewer, "round": state.round, "step": state.step,
+        "name": state.name,
+        "players": [{"seat": p.seat, "name": p.name} for p in state.players],
+        "map": {"columns": state.map.columns, "rows": state.map.rows,
+                "systems": [s.model_dump() for s in state.map.systems]},
+        "contested": list(state.contested),
+        "current_hex": state.run.hex if state.run else None,
+        "groups": groups,
+        "sector": sector,
+        "battles": [r.model_dump() for r in state.results if r.round == state.round
+                    or r.round == state.round - 1],
+    }
+
+
+def status_text(state: State, viewer: int | None, waiting: list[int]) -> str:
+    lines = [f"{state.name}: round {state.round}, step {state.step}"]
+    if state.run:
+        lines.append(f"Engage phase in hex {state.run.hex}; contested: "
+                     f"{', '.join(state.contested)}")
+    if waiting:
+        lines.append("Waiting for: " + ", ".join(state.player_name(s) for s in waiting))
+    if viewer is not None:
+        mine = [g for g in state.groups.values() if g.owner == viewer]
+        for g in sorted(mine, key=lambda x: x.name):
+            where = f"{g.hex}{'/' + g.sector if g.sector else ''}"
+            lines.append(f"- {g.name} at {where}: {g.order.text()}, {len(g.craft)} craft"
+                         + (" (must move away)" if g.must_leave == g.hex else ""))
+    return "\n".join(lines)

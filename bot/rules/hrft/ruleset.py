@@ -1,0 +1,250 @@
+"""The HRFT battle as a rules-core state machine (DESIGN.md "The rules core", H-15).
+
+Setup (open: add ships, ready) -> per turn: step 1 orders (sealed) -> step 2 reveal ->
+automatic steps announced in one public event per run -> open steps (fire, small-unit,
+turn-end repair) where each seat acts any number of times and then says Ready.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.errors import InvalidState, PermissionDenied, RulesError
+from bot.rules.base import Audience, Dice, Event, Outcome, Request, Seat
+from bot.rules.hrft import combat, orders, requests
+from bot.rules.hrft import view as views
+from bot.rules.hrft.samples import sample_ship
+from bot.rules.hrft.scripted import HrftScriptedPlayer
+from bot.rules.hrft.sequence import HrftOptions, next_step, step_def
+from bot.rules.hrft.state import BattleState, add_ship
+from bot.rules.hrft.weapons import WEAPONS
+
+SMALL_UNIT_TYPES = {"hangar", "sm_launcher", "sm_rack", "tender_bay"}
+
+HELP = """**High Resolution Full Thrust** (seed 003, rulings H-1 to H-17)
+Ships are Fleet Book designs converted to six hull blocks around the ship (H-2, H-3). Each turn:
+step 1 every side writes secret orders (speed, thrust, turn, screens); step 2 reveals them; the
+bot announces the table steps (initiative, movement, ordnance); at the fire steps (10, 18) pick
+weapons of one ship, a target, the range and the incoming arc: the bot rolls, applies armour,
+rows, thresholds and cascades, and posts the ship sheet. Weapons not in the tables (missiles,
+fighters, area weapons): use Enter damage. Step 19: damage control. Ready ends your part of a
+step. The battle ends when only one side has ships fighting."""
+
+
+class HrftRuleset:
+    """The ``hrft`` rule set (exported as ``RULESET``)."""
+
+    name = "hrft"
+    title = "High Resolution Full Thrust"
+    min_seats = 2
+    max_seats = 6
+    options_model: type[BaseModel] = HrftOptions
+    state_model: type[BaseModel] = BattleState
+    help_text = HELP
+
+    # -- protocol -------------------------------------------------------------------------
+    def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome:
+        opts = options if isinstance(options, HrftOptions) else HrftOptions.model_validate(
+            options.model_dump() if isinstance(options, BaseModel) else options)
+        state = BattleState(options=opts, seats=list(seats))
+        text = ("**HRFT battle**: each side adds its ships (a Fleet Manager design or a "
+                "sample), then Ready. Battle options: " + ", ".join(
+                    f"{k}={v}" for k, v in opts.model_dump().items()))
+        return Outcome(state=state, events=[Event(audience=Audience.public(), kind="setup",
+                                                  text=text)])
+
+    def pending(self, state: Any) -> list[Request]:
+        state = self._state(state)
+        if state.finished:
+            return []
+        if state.step == "setup":
+            return [requests.setup_request(state, s.number) for s in state.seats
+                    if s.number not in state.ready]
+        if state.step == "orders":
+            return [orders.orders_request(state, seat) for seat in state.living_seats()]
+        return [requests.open_request(state, seat) for seat in self._required(state)
+                if seat not in state.ready]
+
+    def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+        state = self._state(state).model_copy(deep=True)
+        if state.step != "orders":
+            raise InvalidState("Only step 1 (written orders) is resolved together.")
+        for seat, action in actions.items():
+            if seat not in state.living_seats():
+                raise PermissionDenied(f"Seat {seat} has no ships to give orders to.")
+            orders.check_orders(state, seat, action)
+        events = orders.reveal(state, actions)
+        self._enter(state, "initiative1", dice, events)
+        return self._outcome(state, events)
+
+    def act(self, state: Any, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
+        state = self._state(state).model_copy(deep=True)
+        kind = str(action.get("type", ""))
+        if state.finished:
+            raise InvalidState("The battle is over.")
+        if state.step == "orders":
+            raise InvalidState("Step 1 orders are sealed: submit them with the orders panel.")
+        if state.step == "setup":
+            return self._setup_act(state, seat, kind, action)
+        if seat not in self._required(state):
+            raise PermissionDenied("You have no ship that acts in this step.")
+        sd = step_def(state.options, state.step)
+        events: list[Event] = []
+        if kind == "ready":
+            if seat not in state.ready:
+                state.ready.append(seat)
+            if all(s in state.ready for s in self._required(state)):
+                self._finish_step(state, dice, events)
+        elif kind == "concede":
+            state.conceded.append(seat)
+            events.append(Event(audience=Audience.public(), kind="concede",
+                                text=f"{state.seat_name(seat)} concedes: their ships leave."))
+            if all(s in state.ready for s in self._required(state)) and self._required(state):
+                self._finish_step(state, dice, events)
+        elif kind == "fire" and sd.kind == "fire":
+            events.append(combat.fire(state, seat, action, dice))
+        elif kind == "damage":
+            events.append(combat.manual_damage(state, seat, action, dice))
+        elif kind == "repair" and sd.kind == "repair":
+            events.append(combat.do_repair(state, seat, action, dice))
+        else:
+            allowed = [a.type for a in requests.open_request(state, seat).actions]
+            raise RulesError(f"'{kind}' is not possible at step {sd.number}. Allowed: "
+                             f"{', '.join(allowed)}.")
+        return self._outcome(state, events)
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        return views.view(self._state(state), viewer)
+
+    def status(self, state: Any, viewer: int | None) -> str:
+        return views.status(self._state(state), viewer)
+
+    def scripted_player(self, seat: int) -> HrftScriptedPlayer:
+        return HrftScriptedPlayer(seat)
+
+    # -- helpers --------------------------------------------------------------------------
+    @staticmethod
+    def _state(state: Any) -> BattleState:
+        return state if isinstance(state, BattleState) else BattleState.model_validate(state)
+
+    def _setup_act(self, state: BattleState, seat: int, kind: str,
+                   action: dict[str, Any]) -> Outcome:
+        if kind == "add_sample":
+            ship = sample_ship(str(action.get("sample", "")))
+            state = add_ship(state, seat, ship)
+            added = state.ships_of(seat)[-1]
+            return Outcome(state=state, events=[Event(
+                audience=Audience.public(), kind="ship-added",
+                text=f"{state.seat_name(seat)} adds {added.name} ({added.uid}).")])
+        if kind != "ready":
+            raise RulesError("During setup: add ships (upload or add_sample), then ready.")
+        if not state.ships_of(seat):
+            raise RulesError("Add at least one ship before you are ready.")
+        if seat not in state.ready:
+            state.ready.append(seat)
+        events: list[Event] = []
+        if all(s.number in state.ready for s in state.seats):
+            state.turn = 1
+            self._enter(state, "orders", None, events)
+        return Outcome(state=state, events=events)
+
+    def _required(self, state: BattleState) -> list[int]:
+        """Seats that must say Ready in the current open step."""
+        living = state.living_seats()
+        if state.step in ("setup", "orders", "finished"):
+            return living
+        if step_def(state.options, state.step).kind == "fire" and state.fire_phase == 1:
+            return [s for s in living if any(not sh.out and sh.core_damaged("communications")
+                                             for sh in state.ships_of(s))]
+        return living
+
+    def _small_units(self, state: BattleState) -> bool:
+        return any(s.type in SMALL_UNIT_TYPES for ship in state.ships.values() if not ship.out
+                   for s in ship.systems)
+
+    def _snapshot(self, state: BattleState) -> None:
+        state.snapshot = [f"{ship.uid}:{s.uid}" for ship in state.ships.values() if not ship.out
+                          for s in ship.systems if s.type in WEAPONS and s.working]
+        state.attacks_this_step = []
+
+    def _enter(self, state: BattleState, key: str | None, dice: Dice | None,
+               events: list[Event]) -> None:
+        """Run from step ``key`` through automatic steps to the next decision."""
+        lines: list[str] = []
+        while True:
+            if key is None:  # after step 19
+                self._flush(lines, events)
+                if self._end_turn(state, events):
+                    return
+                key = "orders"
+            sd = step_def(state.options, key)
+            state.step, state.ready, state.fire_phase = key, [], 0
+            head = f"Step {sd.number}: {sd.title}"
+            if sd.kind == "sealed":
+                lines.append(f"**Turn {state.turn}** - {head}: every side writes orders.")
+                break
+            if sd.kind == "initiative" and dice is not None:
+                seats = state.living_seats()
+                state.initiative = {s: dice.d(6) for s in seats}
+                order = sorted(seats, key=lambda s: (-state.initiative[s], s))  # H-D14
+                lines.append(f"{head}: " + ", ".join(
+                    f"{state.seat_name(s)} {state.initiative[s]}" for s in seats)
+                    + f" - {state.seat_name(order[0])} has the initiative.")
+            elif sd.kind == "announce" or (sd.kind == "small" and not self._small_units(state)):
+                skip = " (no fighters or missiles in this battle: skipped, H-D12)" \
+                    if sd.kind == "small" else ""
+                lines.append(head + skip)
+            elif sd.kind in ("small", "fire", "repair"):
+                if sd.kind == "fire":
+                    self._snapshot(state)
+                lines.append(f"**{head}**: act, then Ready.")
+                break
+            key = next_step(state.options, key)
+        self._flush(lines, events)
+
+    @staticmethod
+    def _flush(lines: list[str], events: list[Event]) -> None:
+        if lines:
+            events.append(Event(audience=Audience.public(), kind="steps", text="\n".join(lines)))
+            lines.clear()
+
+    def _finish_step(self, state: BattleState, dice: Dice, events: list[Event]) -> None:
+        sd = step_def(state.options, state.step)
+        if sd.kind == "fire" and state.fire_phase == 0:
+            state.fire_phase = 1
+            if self._required(state):
+                state.ready = []
+                self._snapshot(state)
+                events.append(Event(audience=Audience.public(), kind="steps",
+                                    text=f"Step {sd.number}: ships with damaged communications "
+                                         "fire now (H-11)."))
+                return
+        self._enter(state, next_step(state.options, state.step), dice, events)
+
+    def _end_turn(self, state: BattleState, events: list[Event]) -> bool:
+        """Clear the turn's bookkeeping; True when the turn limit ends the battle."""
+        state.fired, state.targets, state.vtif_barred = {}, {}, {}
+        state.dcp_used, state.medic_used = {}, []
+        if state.options.max_turns and state.turn >= state.options.max_turns:
+            self._finish(state, events, f"the turn limit ({state.options.max_turns}) is reached")
+            return True
+        state.turn += 1
+        return False
+
+    def _finish(self, state: BattleState, events: list[Event], reason: str) -> None:
+        state.finished, state.step = True, "finished"
+        text, data = views.final_report(state, reason)
+        events.append(Event(audience=Audience.public(), kind="report", text=text, data=data))
+
+    def _outcome(self, state: BattleState, events: list[Event]) -> Outcome:
+        if not state.finished and state.step != "setup" and len(state.living_seats()) <= 1:
+            living = state.living_seats()
+            reason = (f"only {state.seat_name(living[0])} has ships fighting" if living
+                      else "no side has ships fighting")
+            self._finish(state, events, reason)
+        return Outcome(state=state, events=events, finished=state.finished)
+
+
+RULESET = HrftRuleset()

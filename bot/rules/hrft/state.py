@@ -1,0 +1,95 @@
+"""The battle state (pydantic, JSON-serialisable) and adding ships to it."""
+
+from __future__ import annotations
+
+import string
+
+from pydantic import BaseModel, Field
+
+from bot.errors import InvalidInput, InvalidState
+from bot.rules.base import Seat
+from bot.rules.hrft.model import Ship
+from bot.rules.hrft.sequence import HrftOptions
+
+MAX_SHIPS_PER_SEAT = 12
+
+
+class Order(BaseModel):
+    """One ship's written orders for a turn (H-15 step 1)."""
+
+    speed: int = 0
+    thrust: int = 0
+    turn: str = "0"
+    screens: str = "off"
+    tracking: int = 0
+
+    @property
+    def turn_points(self) -> int:
+        return int(self.turn[1:]) if self.turn[:1] in ("P", "S") else 0
+
+
+class BattleState(BaseModel):
+    """Everything about one HRFT battle. ``next_orders`` are secret (H-11 computer)."""
+
+    options: HrftOptions = Field(default_factory=HrftOptions)
+    seats: list[Seat]
+    turn: int = 0
+    step: str = "setup"
+    ships: dict[str, Ship] = Field(default_factory=dict)
+    orders: dict[str, Order] = Field(default_factory=dict)
+    notes: dict[int, str] = Field(default_factory=dict)
+    next_orders: dict[str, Order] = Field(default_factory=dict)
+    screens: dict[str, dict[str, int]] = Field(default_factory=dict)
+    ready: list[int] = Field(default_factory=list)
+    conceded: list[int] = Field(default_factory=list)
+    fire_phase: int = 0
+    snapshot: list[str] = Field(default_factory=list)  # "ship:system" able to fire this step
+    fired: dict[str, list[str]] = Field(default_factory=dict)  # this turn
+    spent: dict[str, list[str]] = Field(default_factory=dict)  # one-shot weapons used
+    targets: dict[str, list[str]] = Field(default_factory=dict)  # firecon targets this turn
+    attacks_this_step: list[str] = Field(default_factory=list)  # "ship>target"
+    vtif_barred: dict[str, list[str]] = Field(default_factory=dict)
+    dcp_used: dict[str, int] = Field(default_factory=dict)
+    medic_used: list[str] = Field(default_factory=list)
+    initiative: dict[int, int] = Field(default_factory=dict)
+    sheet_ship: str = ""
+    finished: bool = False
+
+    def seat_name(self, seat: int) -> str:
+        for s in self.seats:
+            if s.number == seat:
+                return s.name
+        return f"seat {seat}"
+
+    def ships_of(self, seat: int) -> list[Ship]:
+        return [s for s in self.ships.values() if s.seat == seat]
+
+    def living_seats(self) -> list[int]:
+        """Seats with a ship still fighting, in seat order."""
+        return sorted({s.seat for s in self.ships.values() if not s.out
+                       and s.seat not in self.conceded})
+
+
+def add_ship(state: BattleState, seat: int, ship: Ship, name: str | None = None,
+             ) -> BattleState:
+    """A new state with ``ship`` added for ``seat`` during setup; the ship gets an id like
+    ``1a`` (seat number and a letter)."""
+    if state.step != "setup":
+        raise InvalidState("Ships can only be added before the battle's first turn.")
+    if seat not in [s.number for s in state.seats]:
+        raise InvalidInput(f"There is no seat {seat} in this battle.")
+    mine = state.ships_of(seat)
+    if len(mine) >= MAX_SHIPS_PER_SEAT:
+        raise InvalidInput(f"A side may bring at most {MAX_SHIPS_PER_SEAT} ships.")
+    new = state.model_copy(deep=True)
+    used = {s.uid for s in mine}
+    letter = next(c for c in string.ascii_lowercase if f"{seat}{c}" not in used)
+    uid = f"{seat}{letter}"
+    fresh = ship.model_copy(deep=True, update={"uid": uid, "seat": seat,
+                                               "name": (name or ship.name)[:40]})
+    new.ships[uid] = fresh
+    new.orders[uid] = Order()
+    new.screens[uid] = {}
+    if seat in new.ready:
+        new.ready.remove(seat)
+    return new

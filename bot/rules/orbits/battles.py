@@ -1,0 +1,414 @@
+"""Engagements, battle reports, discards and raids (O-13, O-14, O-15, O-16, O-18).
+
+One battle is settled at a time, in area order (O-D4), so a seat has at most one sealed
+request per step. Sealed action dicts, for ``resolve(state, {seat: action}, dice)``:
+
+- report (each side; GM when they differ): ``{"type": "report", "losses_<seat>": "7",
+  "defeated": "none" | "<seat>" | [...]}``; a side whose force totals more than 24 gets
+  ``losses_<seat>_tens`` and ``losses_<seat>_units`` instead. Losses are in card-value units:
+  each option's label shows the points it stands for (O-14, O-15). GM only: ``{"type":
+  "cancel"}``.
+- discard: ``{"type": "discard", "cards": [...]}`` (or ``cards_<suit>`` fields, O-D3).
+- raid (option): ``{"type": "raid", "card": "<owner>:<code>"}`` or ``{"type": "no_raid"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.errors import InvalidState, RulesError
+from bot.rules.base import GM_SEAT, ActionSpec, Event, InputField, Option, Request
+from bot.rules.orbits import cards as C
+from bot.rules.orbits.battle import battle_force, check_discard, propose_discard
+from bot.rules.orbits.events import plural, public, to_gm
+from bot.rules.orbits.flow import next_turn
+from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
+
+SINGLE_MAX = 24
+
+
+def open_battles(state: OrbitsState, events: list[Event]) -> None:
+    """O-13: a battle in each area with face-up fleet of 2+ players and any attack stance."""
+    state.battles = []
+    for area in state.areas():
+        sides = [s for s in state.seat_numbers() if state.face_up_fleet(s, area)]
+        if len(sides) < 2:
+            continue
+        if not any(state.stance(s, area) == "attack" for s in sides):
+            events.append(public("standoff", f"{state.area_label(area)}: every side blockades; "
+                                 "no battle, and no resources there (O-13).", area=area))
+            continue
+        forces = {s: sorted((c.code for c in state.face_up_fleet(s, area)), key=C.sort_key)
+                  for s in sides}
+        state.battles.append(Battle(area=area, sides=sides, forces=forces))
+        events.append(_battle_card(state, state.battles[-1]))
+    state.battle_index = 0
+    if state.battles:
+        state.phase = "battle_report"
+    else:
+        next_turn(state, events)
+
+
+def _battle_card(state: OrbitsState, b: Battle) -> Event:
+    o = state.options
+    lines = [f"**Battle at {state.area_label(b.area)}** (O-13, O-14)"]
+    for s in b.sides:
+        total, size = battle_force(b.forces[s], o.size_class_cap)
+        pts = f" = {total * o.points_per_value} points" if o.points_per_value > 1 else ""
+        lines.append(
+            f"{state.name(s)} ({(state.stance(s, b.area) or '').upper()}): "
+            f"{C.show_all(b.forces[s])} → {total} {o.points_label}{pts}, max size class {size}")
+    lines.append("Fight it out, then each side reports the losses and who was defeated.")
+    return public("battle", "\n".join(lines), area=b.area, sides=b.sides,
+                  forces={str(k): v for k, v in b.forces.items()})
+
+
+def current(state: OrbitsState) -> Battle:
+    return state.battles[state.battle_index]
+
+
+# --- requests --------------------------------------------------------------------------------
+
+
+def battle_requests(state: OrbitsState) -> list[Request]:
+    b = current(state)
+    where = state.area_label(b.area)
+    step = f"battle{state.battle_index + 1}_{state.phase.removeprefix('battle_')}"
+    if state.phase == "battle_report":
+        spec = _report_spec(state, b, "report", "Report the result")
+        return [Request(seat=s, kind="sealed", step=step, actions=[spec], default=None,
+                        prompt=f"Battle at {where}: report each side's losses and who was "
+                               "defeated (O-15). Both sides must agree.")
+                for s in b.sides]
+    if state.phase == "battle_gm":
+        specs = [_report_spec(state, b, "report", "Enter the result"),
+                 ActionSpec(type="cancel", label="Cancel the battle",
+                            confirm="Nothing is lost and nobody is defeated (O-16).")]
+        return [Request(seat=GM_SEAT, kind="sealed", step=step, actions=specs, default=None,
+                        prompt=f"The battle reports for {where} differ: enter the result.")]
+    if state.phase == "battle_discard":
+        return [_discard_request(state, b, s, step) for s in _discarding(state, b)]
+    return [_raid_request(state, b, s, step) for s in _raiders(state, b)]
+
+
+def _losses_fields(state: OrbitsState, seat: int, total: int) -> list[InputField]:
+    o = state.options
+    ppv, unit = o.points_per_value, o.points_label
+    name = state.name(seat)
+
+    def lab(k: int) -> str:
+        if ppv == 1:
+            return f"{k} {unit}"
+        return f"{k} ({(k - 1) * ppv + 1}–{k * ppv} points)" if k else "0 points"
+
+    if total <= SINGLE_MAX:
+        return [InputField(name=f"losses_{seat}", label=f"{name}'s losses", options=[
+            Option(value=str(k), label=lab(k) + (" (all)" if k == total and k else ""))
+            for k in range(total + 1)])]
+    return [
+        InputField(name=f"losses_{seat}_tens", label=f"{name}'s losses, tens", options=[
+            Option(value=str(t), label=f"{t * 10}–{t * 10 + 9}") for t in range(total // 10 + 1)]),
+        InputField(name=f"losses_{seat}_units", label=f"{name}'s losses, units", options=[
+            Option(value=str(u), label=f"+{u}") for u in range(10)]),
+    ]
+
+
+def _report_spec(state: OrbitsState, b: Battle, kind: str, label: str) -> ActionSpec:
+    o = state.options
+    fields: list[InputField] = []
+    for s in b.sides:
+        total, _ = battle_force(b.forces[s], o.size_class_cap)
+        fields.extend(_losses_fields(state, s, total))
+    many = len(b.sides) > 2
+    fields.append(InputField(
+        name="defeated", label="Defeated", max_values=len(b.sides) if many else 1,
+        options=[Option(value="none", label="Nobody")] + [
+            Option(value=str(s), label=state.name(s)) for s in b.sides]))
+    unit = o.points_label if o.points_per_value == 1 else f"× {o.points_per_value} points"
+    return ActionSpec(type=kind, label=label, fields=fields,
+                      confirm=f"Losses in card value ({unit}); a side discards fleet cards worth "
+                              "at least its losses (O-15).")
+
+
+def _discarding(state: OrbitsState, b: Battle) -> list[int]:
+    assert b.result is not None
+    return [s for s in b.sides if 0 < b.result.losses[s] < battle_force(b.forces[s])[0]]
+
+
+def _discard_request(state: OrbitsState, b: Battle, seat: int, step: str) -> Request:
+    assert b.result is not None
+    losses = b.result.losses[seat]
+    force = b.forces[seat]
+    proposal = propose_discard(force, losses)
+    fleet = [c for c in force if C.is_fleet(c)]
+    if len(fleet) <= 25:
+        fields = [InputField(name="cards", label="Discard", min_values=1, max_values=len(fleet),
+                             options=[Option(value=c, label=C.show(c)) for c in fleet])]
+        default: dict[str, Any] = {"type": "discard", "cards": proposal}
+    else:  # O-D3: one Select per suit (at most 13 cards each), Jokers in their own
+        groups: dict[str, list[str]] = {}
+        for c in fleet:
+            groups.setdefault("X" if C.is_joker(c) else C.suit(c), []).append(c)
+        fields = [InputField(name=f"cards_{k}", label=f"Discard {k}", min_values=0,
+                             max_values=len(v), options=[Option(value=c, label=C.show(c))
+                                                         for c in v])
+                  for k, v in groups.items()]
+        default = {"type": "discard", **{f"cards_{k}": [c for c in proposal if c in v]
+                                         for k, v in groups.items()}}
+    return Request(
+        seat=seat, kind="sealed", step=step, default=default,
+        actions=[ActionSpec(type="discard", label="Discard", fields=fields,
+                            confirm="Discarded cards leave the game for good (O-15).")],
+        prompt=f"Battle at {state.area_label(b.area)}: discard fleet cards worth at least "
+               f"{losses}. Proposal: {C.show_all(proposal)} (O-15).",
+    )
+
+
+def _raid_targets(state: OrbitsState, b: Battle) -> list[tuple[int, str]]:
+    assert b.result is not None
+    return [(c.owner, c.code) for s in b.result.defeated
+            for c in state.face_up_faces(s, b.area)]
+
+
+def _raiders(state: OrbitsState, b: Battle) -> list[int]:
+    assert b.result is not None
+    return [s for s in b.sides if s not in b.result.defeated]
+
+
+def _raid_request(state: OrbitsState, b: Battle, seat: int, step: str) -> Request:
+    options = [Option(value=f"{o}:{c}", label=f"{state.name(o)}'s {C.show(c)}")
+               for o, c in _raid_targets(state, b)]
+    return Request(
+        seat=seat, kind="sealed", step=step, default={"type": "no_raid"},
+        prompt=f"You won at {state.area_label(b.area)}: you may force a defeated player to "
+               "discard one face-up face card there (O-18).",
+        actions=[ActionSpec(type="raid", label="Raid a colony", fields=[
+            InputField(name="card", label="Face card", options=options)]),
+                 ActionSpec(type="no_raid", label="No raid")])
+
+
+# --- reading actions -------------------------------------------------------------------------
+
+
+def read_report(state: OrbitsState, b: Battle, action: dict[str, Any]) -> BattleResult:
+    """Turns a report action into losses (card-value units) and the defeated sides."""
+    if action.get("type") != "report":
+        raise RulesError("Send a battle report: each side's losses and who was defeated (O-15).")
+    losses: dict[int, int] = {}
+    for s in b.sides:
+        total = battle_force(b.forces[s], state.options.size_class_cap)[0]
+        if f"losses_{s}" in action:
+            k = _int(action[f"losses_{s}"], f"{state.name(s)}'s losses")
+        else:
+            k = (10 * _int(action.get(f"losses_{s}_tens"), f"{state.name(s)}'s losses (tens)")
+                 + _int(action.get(f"losses_{s}_units"), f"{state.name(s)}'s losses (units)"))
+        if not 0 <= k <= total:
+            raise RulesError(f"{state.name(s)}'s losses must be 0 to {total} (their force) "
+                             "(O-15).")
+        losses[s] = k
+    raw = action.get("defeated", "none")
+    picked = [raw] if isinstance(raw, str) else list(raw or [])
+    if not picked or "none" in picked:
+        if len(picked) > 1:
+            raise RulesError("Choose either 'Nobody' or the defeated sides, not both.")
+        return BattleResult(losses=losses)
+    defeated = sorted({_int(p, "the defeated side") for p in picked})
+    if any(d not in b.sides for d in defeated):
+        raise RulesError(f"The defeated side must be one of: "
+                         f"{', '.join(state.name(s) for s in b.sides)}, or Nobody.")
+    if len(defeated) == len(b.sides) and len(b.sides) == 2:
+        raise RulesError("Only one side of a two-sided battle can be the defeated one.")
+    return BattleResult(losses=losses, defeated=defeated)
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
+        return int(value)
+    raise RulesError(f"Choose a number for {what}.")
+
+
+def read_discard(action: dict[str, Any]) -> list[str]:
+    if action.get("type") != "discard":
+        raise RulesError("Choose the cards to discard (O-15).")
+    chosen: list[str] = []
+    for key, val in action.items():
+        if key == "cards" or key.startswith("cards_"):
+            chosen.extend([val] if isinstance(val, str) else list(val or []))
+    return [C.parse(c) for c in chosen]
+
+
+def check_sealed(state: OrbitsState, seat: int, action: dict[str, Any]) -> None:
+    """Validates one sealed action on its own (for the service at submission time)."""
+    reqs = {r.seat: r for r in battle_requests(state)} if state.phase.startswith("battle") \
+        else {}
+    if seat not in reqs:
+        raise InvalidState("Nothing is asked of you in this step.")
+    b = current(state)
+    if state.phase in ("battle_report", "battle_gm"):
+        if not (state.phase == "battle_gm" and action.get("type") == "cancel"):
+            read_report(state, b, action)
+    elif state.phase == "battle_discard":
+        assert b.result is not None
+        check_discard(b.forces[seat], b.result.losses[seat], read_discard(action))
+    elif action.get("type") == "raid":
+        _read_raid(state, b, action)
+    elif action.get("type") != "no_raid":
+        raise RulesError("Choose a face card to raid, or No raid (O-18).")
+
+
+def _read_raid(state: OrbitsState, b: Battle, action: dict[str, Any]) -> tuple[int, str]:
+    raw = action.get("card")
+    if isinstance(raw, list) and len(raw) == 1:
+        raw = raw[0]
+    owner, _, code = str(raw).partition(":")
+    target = (int(owner), code) if owner.isdigit() else None
+    if target not in _raid_targets(state, b):
+        raise RulesError("Raid one of the defeated side's face-up face cards here (O-18).")
+    return target  # type: ignore[return-value]
+
+
+# --- resolving -------------------------------------------------------------------------------
+
+
+def resolve_battle(state: OrbitsState, actions: dict[int, dict[str, Any]],
+                   events: list[Event]) -> None:
+    asked = {r.seat for r in battle_requests(state)}
+    stray = set(actions) - asked
+    if stray:
+        raise InvalidState(f"Seat {min(stray)} has nothing to submit in this step.")
+    for seat, action in actions.items():
+        check_sealed(state, seat, action)
+    b = current(state)
+    if state.phase == "battle_report":
+        _resolve_reports(state, b, actions, events)
+    elif state.phase == "battle_gm":
+        action = actions.get(GM_SEAT)
+        if action is None:
+            raise InvalidState("The GM must enter the result or cancel the battle.")
+        if action.get("type") == "cancel":
+            b.cancelled = True
+            events.append(public("battle_cancelled", f"The GM cancels the battle at "
+                                 f"{state.area_label(b.area)}: no losses (O-16).", area=b.area))
+            _next_battle(state, events)
+        else:
+            _accept(state, b, read_report(state, b, action), events, by_gm=True)
+    elif state.phase == "battle_discard":
+        _resolve_discards(state, b, actions, events)
+    else:
+        _resolve_raids(state, b, actions, events)
+
+
+def _resolve_reports(state: OrbitsState, b: Battle, actions: dict[int, dict[str, Any]],
+                     events: list[Event]) -> None:
+    b.reports = {s: read_report(state, b, a) for s, a in actions.items()}
+    results = list(b.reports.values())
+    if len(b.reports) == len(b.sides) and all(r == results[0] for r in results):
+        _accept(state, b, results[0], events, by_gm=False)
+        return
+    missing = [s for s in b.sides if s not in b.reports]
+    why = ("not every side reported" if missing else "the reports differ")
+    events.append(public("battle_dispute", f"Battle at {state.area_label(b.area)}: {why}; the GM "
+                         "will enter the result (O-15).", area=b.area))
+    lines = [f"{state.name(s)}: {_describe(state, r)}" for s, r in b.reports.items()]
+    events.append(to_gm("battle_reports", f"Reports for {state.area_label(b.area)}:\n"
+                        + ("\n".join(lines) or "none"), area=b.area))
+    state.phase = "battle_gm"
+
+
+def _describe(state: OrbitsState, r: BattleResult) -> str:
+    o = state.options
+    parts = [f"{state.name(s)} lost {k * o.points_per_value if o.points_per_value > 1 else k} "
+             f"{o.points_label if o.points_per_value == 1 else 'points'}"
+             for s, k in r.losses.items()]
+    beaten = ", ".join(state.name(d) for d in r.defeated) or "nobody"
+    return "; ".join(parts) + f"; defeated: {beaten}"
+
+
+def _accept(state: OrbitsState, b: Battle, result: BattleResult, events: list[Event],
+            by_gm: bool) -> None:
+    b.result = result
+    how = "entered by the GM" if by_gm else "agreed"
+    events.append(public("battle_result", f"Battle at {state.area_label(b.area)} ({how}): "
+                         f"{_describe(state, result)}.", area=b.area,
+                         losses={str(k): v for k, v in result.losses.items()},
+                         defeated=result.defeated))
+    for s in b.sides:
+        if s not in _discarding(state, b) and result.losses[s] > 0:
+            _discard(state, b, s, b.forces[s], events)  # losses >= total: everything goes
+    if _discarding(state, b):
+        state.phase = "battle_discard"
+    else:
+        _after_discards(state, b, events)
+
+
+def _discard(state: OrbitsState, b: Battle, seat: int, codes: list[str],
+             events: list[Event]) -> None:
+    gone = set(codes)
+    state.table = [c for c in state.table
+                   if not (c.owner == seat and c.area == b.area and c.code in gone)]
+    state.discards[seat].extend(sorted(gone, key=C.sort_key))
+    events.append(public("discard", f"{state.name(seat)} discards "
+                         f"{C.show_all(sorted(gone, key=C.sort_key))} (O-15).",
+                         seat=seat, cards=sorted(gone, key=C.sort_key)))
+
+
+def _resolve_discards(state: OrbitsState, b: Battle, actions: dict[int, dict[str, Any]],
+                      events: list[Event]) -> None:
+    for r in battle_requests(state):
+        action = actions.get(r.seat) or r.default or {}
+        _discard(state, b, r.seat, read_discard(action), events)
+    _after_discards(state, b, events)
+
+
+def _after_discards(state: OrbitsState, b: Battle, events: list[Event]) -> None:
+    """The defeated flip their fleet there face down (O-15); then raids (O-18) or the next."""
+    assert b.result is not None
+    for s in b.result.defeated:
+        left = state.face_up_fleet(s, b.area)
+        for c in left:
+            c.face_up = False
+        state.stances.pop(f"{s}|{b.area}", None)
+        if left:
+            verb = "flips" if len(left) == 1 else "flip"
+            events.append(public("defeat_flip", f"{state.name(s)}'s "
+                                 f"{plural(len(left), 'remaining fleet card')} at "
+                                 f"{state.area_label(b.area)} {verb} face down (O-15).", seat=s))
+    if b.result.defeated:
+        for s in _raiders(state, b):
+            state.battles_won[s] += 1
+    if state.options.raid_colonies and b.result.defeated and _raid_targets(state, b):
+        state.phase = "battle_raid"
+        return
+    _next_battle(state, events)
+
+
+def _resolve_raids(state: OrbitsState, b: Battle, actions: dict[int, dict[str, Any]],
+                   events: list[Event]) -> None:
+    raided: set[int] = set()
+    for seat in sorted(actions):
+        action = actions[seat]
+        if action.get("type") != "raid":
+            continue
+        raw = action["card"][0] if isinstance(action["card"], list) else action["card"]
+        owner_s, _, code = str(raw).partition(":")
+        owner = int(owner_s)  # checked by check_sealed before anything changed
+        if owner in raided:  # O-D7: each defeated player loses at most one face card
+            continue
+        raided.add(owner)
+        state.table = [c for c in state.table
+                       if not (c.owner == owner and c.code == code)]
+        state.discards[owner].append(code)
+        events.append(public("raid", f"{state.name(seat)} raids {state.name(owner)}'s colony at "
+                             f"{state.area_label(b.area)}: {C.show(code)} is discarded (O-18).",
+                             seat=seat, owner=owner, card=code))
+    _next_battle(state, events)
+
+
+def _next_battle(state: OrbitsState, events: list[Event]) -> None:
+    state.battle_index += 1
+    if state.battle_index < len(state.battles):
+        state.phase = "battle_report"
+    else:
+        next_turn(state, events)

@@ -1,0 +1,23 @@
+"""Small helpers for building events with the right audience (O-17)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.rules.base import Audience, Event, ImageRef
+
+
+def public(kind: str, text: str, image: ImageRef | None = None, **data: Any) -> Event:
+    return Event(audience=Audience.public(), kind=kind, text=text, data=data, image=image)
+
+
+def to_seat(seat: int, kind: str, text: str, image: ImageRef | None = None, **data: Any) -> Event:
+    return Event(audience=Audience.to_seat(seat), kind=kind, text=text, data=data, image=image)
+
+
+def to_gm(kind: str, text: str, **data: Any) -> Event:
+    return Event(audience=Audience.gm(), kind=kind, text=text, data=data)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

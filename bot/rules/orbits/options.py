@@ -1,0 +1,34 @@
+"""Campaign options of the Orbits rule set (every option a ruling names)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class OrbitsOptions(BaseModel):
+    """Settings agreed before the start; defaults are the rulings' defaults."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    orbits: int = Field(default=3, ge=1, le=8, description="outer orbits (O-2)")
+    suit: Literal["S", "H", "D", "C"] = Field(
+        default="S", description="suit of the starting face cards (O-4)"
+    )
+    target_rp: int = Field(default=100, ge=1, le=10_000, description="RP to win (O-8)")
+    home_to_home: int = Field(default=1, ge=1, le=20, description="distance home to home (O-3)")
+    size_class_cap: int = Field(default=5, ge=1, le=10, description="max size class (O-14)")
+    points_per_value: int = Field(
+        default=1, ge=1, le=1000, description="battle points per card value (O-14)"
+    )
+    points_label: str = Field(
+        default="system boxes", min_length=1, max_length=40, description="unit name (O-14)"
+    )
+    mark_known_cards: bool = Field(
+        default=True, description="public view marks face-down cards seen face up (O-17)"
+    )
+    rush_transit: bool = Field(default=False, description="pay 1 RP to cut a token (O-18)")
+    raid_colonies: bool = Field(
+        default=False, description="battle winner makes the loser discard a face card (O-18)"
+    )

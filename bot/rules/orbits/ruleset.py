@@ -1,0 +1,111 @@
+"""The Orbits Ruleset object: the rules-core protocol over the modules of this package."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.errors import InvalidInput, InvalidState
+from bot.rules.base import Dice, Event, Outcome, Request, Seat
+from bot.rules.orbits.battles import battle_requests, check_sealed, resolve_battle
+from bot.rules.orbits.flow import begin_turn, new_game, settle
+from bot.rules.orbits.options import OrbitsOptions
+from bot.rules.orbits.scripted import OrbitsScriptedPlayer, scripted_player
+from bot.rules.orbits.state import OrbitsState
+from bot.rules.orbits.turns import act_turn, deployment_request, transit_request
+from bot.rules.orbits.views import build_view, status_text
+
+HELP_TEXT = """\
+**Orbits**: a card campaign in one solar system (2-6 players, one 54-card deck each).
+Goal: first to the target RP (default 100) wins.
+Each turn: **Development** (a full J-Q-K of one suit face up in an area draws you a card \
+there, face down; you see it in DM) → **Resources** (+1 RP per face-up face card, none where \
+another player shows fleet cards) → **Transit** (take turns sending face-down cards to another \
+area; tokens = distance, one comes off each turn) → **Deployment** (take turns: deploy a \
+face-down card face up for 1 RP, retreat (flip your fleet there face down, free), or pass).
+Face cards (J Q K) earn RP; they must match the suit of face cards already up there. Fleet \
+cards (A-10, Joker) declare ATTACK or BLOCKADE; your last stance in an area applies to all \
+your fleet there. Any ATTACK where two players show fleet → a battle: fight it in your game \
+(total value = system boxes, distinct suits = max size class), report the losses, discard \
+cards worth at least your losses. Rulings O-1…O-18, details in docs/rules/orbits.md."""
+
+
+def _state(state: Any) -> OrbitsState:
+    if isinstance(state, OrbitsState):
+        return state.clone()
+    return OrbitsState.model_validate(state)
+
+
+class OrbitsRuleset:
+    """The card campaign (seed 004), read through rulings O-1 to O-18."""
+
+    name = "orbits"
+    title = "Orbits (card campaign)"
+    min_seats = 2
+    max_seats = 6
+    options_model: type[BaseModel] = OrbitsOptions
+    state_model: type[BaseModel] = OrbitsState
+    help_text = HELP_TEXT
+
+    def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome:
+        opts = OrbitsOptions.model_validate(options.model_dump() if isinstance(
+            options, BaseModel) else options)
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise InvalidInput(f"Orbits needs 2 to 6 players, not {len(seats)} (O-1).")
+        if sorted(s.number for s in seats) != list(range(1, len(seats) + 1)):
+            raise InvalidInput("Seats must be numbered 1, 2, ... (O-2).")
+        state = new_game(opts, sorted(seats, key=lambda s: s.number), dice.shuffle)
+        events: list[Event] = []
+        begin_turn(state, events)
+        settle(state, events)
+        return Outcome(state=state, events=events, finished=state.phase == "finished")
+
+    def pending(self, state: Any) -> list[Request]:
+        st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
+        if st.phase == "transit":
+            return [transit_request(st)]
+        if st.phase == "deployment":
+            return [deployment_request(st)]
+        if st.phase == "finished":
+            return []
+        return battle_requests(st)
+
+    def act(self, state: Any, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
+        st = _state(state)
+        if st.phase not in ("transit", "deployment"):
+            raise InvalidState("No turn is open now: this step takes sealed submissions.")
+        events: list[Event] = []
+        act_turn(st, seat, action, events)
+        settle(st, events)
+        return Outcome(state=st, events=events, finished=st.phase == "finished")
+
+    def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+        st = _state(state)
+        if not st.phase.startswith("battle_"):
+            raise InvalidState("Nothing sealed is open now: act in turn instead.")
+        events: list[Event] = []
+        st.acted = True
+        resolve_battle(st, actions, events)
+        return Outcome(state=st, events=events, finished=st.phase == "finished")
+
+    def check(self, state: Any, seat: int, action: dict[str, Any]) -> None:
+        """Validates one sealed submission before all are in (raises RulesError/InvalidState)."""
+        st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
+        if not st.phase.startswith("battle_"):
+            raise InvalidState("Nothing sealed is open now.")
+        check_sealed(st, seat, action)
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
+        return build_view(st, viewer)
+
+    def status(self, state: Any, viewer: int | None) -> str:
+        st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
+        return status_text(st, viewer)
+
+    def scripted_player(self, seat: int) -> OrbitsScriptedPlayer:
+        return scripted_player(seat)
+
+
+RULESET = OrbitsRuleset()

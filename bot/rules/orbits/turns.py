@@ -1,0 +1,330 @@
+"""Transit and Deployment phases: the turn requests and their actions (O-9 to O-12, O-18).
+
+Select limits (O-D3): a Select holds at most 25 options. When a player's cards for one
+Select would be more, the action is offered once per area, and an area that still has more
+than 25 is offered once per suit (no suit of one deck has more than 13 cards)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.errors import InvalidState, RulesError
+from bot.rules.base import ActionSpec, Event, InputField, Option, Request
+from bot.rules.orbits import cards as C
+from bot.rules.orbits.events import plural, public
+from bot.rules.orbits.flow import arrive, next_actor
+from bot.rules.orbits.geometry import distance
+from bot.rules.orbits.state import OrbitsState, TableCard, TransitGroup, stance_key
+
+MAX_OPTIONS = 25
+PASS = {"type": "pass"}
+
+
+def _chunks(cards: list[TableCard], by_area: bool) -> list[tuple[str, list[TableCard]]]:
+    """Splits cards into Select-sized chunks with a label suffix (O-D3)."""
+    cards = sorted(cards, key=lambda c: C.sort_key(c.code))
+    if not cards:
+        return []
+    if len(cards) <= MAX_OPTIONS:
+        return [("", cards)]
+    if by_area:
+        areas = sorted({c.area for c in cards})
+        out: list[tuple[str, list[TableCard]]] = []
+        for a in areas:
+            out.extend((f" ({a}{s})", part) for s, part in _chunks(
+                [c for c in cards if c.area == a], by_area=False))
+        return out
+    groups: dict[str, list[TableCard]] = {}
+    for c in cards:
+        key = "Jokers" if C.is_joker(c.code) else C.SUIT_SYMBOL[C.suit(c.code)]
+        groups.setdefault(key, []).append(c)
+    return [(f" {k}", v) for k, v in groups.items()]
+
+
+def _card_option(state: OrbitsState, c: TableCard, with_area: bool) -> Option:
+    text = C.show(c.code) + (f" at {state.area_label(c.area)}" if with_area else "")
+    return Option(value=c.code, label=text)
+
+
+# --- requests --------------------------------------------------------------------------------
+
+
+def transit_request(state: OrbitsState) -> Request:
+    seat = state.actor
+    specs: list[ActionSpec] = []
+    for area in state.areas():
+        resting = state.resting_face_down(seat, area)
+        if resting:
+            specs.extend(_depart_specs(state, area, resting))
+    if state.options.rush_transit and state.rp[seat] >= 1:
+        rushable = [g for g in state.groups if g.owner == seat and g.rushed_turn != state.turn]
+        if rushable:
+            specs.append(ActionSpec(
+                type="rush", label="Rush a group",
+                fields=[InputField(name="group", label="Group in transit", options=[
+                    Option(value=str(g.id), label=_group_label(state, g)) for g in rushable])],
+                confirm="Costs 1 RP: removes one extra transit token from that group; once per "
+                        "group per turn (O-18).",
+            ))
+    specs.append(ActionSpec(type="pass", label="Pass"))
+    return Request(
+        seat=seat, kind="turn", step="transit",
+        prompt=f"Transit phase, turn {state.turn}: send face-down cards to another area, or "
+               "pass (O-9).",
+        actions=specs, default=dict(PASS),
+    )
+
+
+def _group_label(state: OrbitsState, g: TransitGroup) -> str:
+    n = len(state.group_cards(g.id))
+    return (f"#{g.id}: {plural(n, 'card')} {state.area_label(g.origin)} → "
+            f"{state.area_label(g.destination)}, {plural(g.tokens, 'token')} left")
+
+
+def _depart_specs(state: OrbitsState, area: str, resting: list[TableCard]) -> list[ActionSpec]:
+    o = state.options
+    dests = [a for a in state.areas() if a != area]
+    dist = {a: distance(o.orbits, area, a, o.home_to_home) for a in dests}
+    dest_field = InputField(name="destination", label="Destination", options=[
+        Option(value=a, label=f"{state.area_label(a)} ({plural(dist[a], 'token')})")
+        for a in dests])
+    here = state.area_label(area)
+    confirm = (
+        f"The cards leave {here} face down. Tokens = distance (O-3), shown with each "
+        "destination; one token comes off at the start of each Transit phase and the group "
+        "arrives when the last one is removed (distance 1 = arrives next turn)."
+    )
+    specs = []
+    for suffix, chunk in _chunks(resting, by_area=False):
+        specs.append(ActionSpec(
+            type="depart", label=f"Depart from {here}{suffix}", confirm=confirm,
+            fields=[
+                InputField(name="origin", label="From", options=[Option(value=area, label=here)]),
+                InputField(name="cards", label="Cards", min_values=1, max_values=len(chunk),
+                           options=[_card_option(state, c, False) for c in chunk]),
+                dest_field,
+            ],
+        ))
+    return specs
+
+
+def deployment_request(state: OrbitsState) -> Request:
+    seat = state.actor
+    specs: list[ActionSpec] = []
+    if state.rp[seat] >= 1:
+        resting = state.resting_face_down(seat)
+        fleet = [c for c in resting if C.is_fleet(c.code)]
+        faces = [c for c in resting if C.is_face(c.code) and face_deploy_error(state, c) is None]
+        for suffix, chunk in _chunks(fleet, by_area=True):
+            specs.append(ActionSpec(
+                type="deploy", label=f"Deploy a fleet card{suffix}",
+                confirm="Costs 1 RP. All your face-up fleet cards in that area take the stance "
+                        "you declare (O-12).",
+                fields=[
+                    InputField(name="card", label="Fleet card", options=[
+                        _card_option(state, c, True) for c in chunk]),
+                    InputField(name="stance", label="Stance", options=[
+                        Option(value="attack", label="Attack"),
+                        Option(value="blockade", label="Blockade")]),
+                ],
+            ))
+        for suffix, chunk in _chunks(faces, by_area=True):
+            specs.append(ActionSpec(
+                type="deploy", label=f"Deploy a face card{suffix}",
+                confirm="Costs 1 RP. The card earns 1 RP each Resource phase (O-7).",
+                fields=[InputField(name="card", label="Face card", options=[
+                    _card_option(state, c, True) for c in chunk])],
+            ))
+    retreat_areas = [a for a in state.areas() if state.face_up_fleet(seat, a)]
+    if retreat_areas:
+        specs.append(ActionSpec(
+            type="retreat", label="Retreat",
+            confirm="Free: all your face-up fleet cards there flip face down (O-10).",
+            fields=[InputField(name="area", label="Area", options=[
+                Option(value=a, label=state.area_label(a)) for a in retreat_areas])],
+        ))
+    specs.append(ActionSpec(type="pass", label="Pass"))
+    return Request(
+        seat=seat, kind="turn", step="deployment",
+        prompt=f"Deployment phase, turn {state.turn}: deploy one card (1 RP), retreat, or pass "
+               f"(O-10). You have {state.rp[seat]} RP.",
+        actions=specs, default=dict(PASS),
+    )
+
+
+def face_deploy_error(state: OrbitsState, card: TableCard) -> str | None:
+    """Why this face card may not be deployed where it lies (O-11), or None."""
+    where = state.area_label(card.area)
+    if state.opponent_fleet_up(card.owner, card.area):
+        return (f"You can't deploy {C.show(card.code)} at {where}: another player has face-up "
+                "fleet cards there (O-11).")
+    suits = {C.suit(c.code) for c in state.cards_at(card.area)
+             if c.face_up and C.is_face(c.code)}
+    if suits and suits != {C.suit(card.code)}:
+        shown = "".join(C.SUIT_SYMBOL[s] for s in sorted(suits))
+        return (f"You can't deploy {C.show(card.code)} at {where}: face cards there are "
+                f"{shown} (O-11).")
+    return None
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+def act_turn(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+    """Applies one Transit/Deployment action by the seat whose turn it is."""
+    if seat != state.actor:
+        raise InvalidState(f"It is {state.name(state.actor)}'s turn in the {state.phase} phase.")
+    kind = action.get("type")
+    allowed = {"transit": ("depart", "rush", "pass"), "deployment": ("deploy", "retreat", "pass")}
+    if kind not in allowed[state.phase] or (kind == "rush" and not state.options.rush_transit):
+        names = [k for k in allowed[state.phase] if k != "rush" or state.options.rush_transit]
+        raise RulesError(f"In the {state.phase} phase you may: {', '.join(names)}.")
+    if kind == "pass":
+        state.passes += 1
+        events.append(public("pass", f"{state.name(seat)} passes.", seat=seat))
+    else:
+        {"depart": _depart, "rush": _rush, "deploy": _deploy, "retreat": _retreat}[kind](
+            state, seat, action, events)
+        state.passes = 0
+        state.acted = True
+    next_actor(state)
+
+
+def _one(action: dict[str, Any], name: str) -> str:
+    value = action.get(name)
+    if isinstance(value, list):
+        if len(value) != 1:
+            raise RulesError(f"Choose exactly one {name}.")
+        value = value[0]
+    if not isinstance(value, str) or not value:
+        raise RulesError(f"Choose a {name}.")
+    return value
+
+
+def _many(action: dict[str, Any], name: str) -> list[str]:
+    value = action.get(name)
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RulesError(f"Choose one or more {name}.")
+    return value
+
+
+def _own_resting(state: OrbitsState, seat: int, code: str) -> TableCard:
+    code = C.parse(code)
+    card = next((c for c in state.table if c.owner == seat and c.code == code), None)
+    if card is None:
+        raise RulesError(f"{C.show(code)} is not on the table among your cards.")
+    if card.face_up:
+        raise RulesError(f"{C.show(code)} is face up; face-up cards never move or redeploy "
+                         "(O-9, O-10).")
+    if card.group is not None:
+        raise RulesError(f"{C.show(code)} is in transit and can't be used until it arrives "
+                         "(O-9, O-10).")
+    return card
+
+
+def _depart(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+    areas = state.areas()
+    origin, dest = _one(action, "origin"), _one(action, "destination")
+    for a in (origin, dest):
+        if a not in areas:
+            raise RulesError(f"'{a}' is not an area of this table: {', '.join(areas)} (O-2).")
+    if origin == dest:
+        raise RulesError("A departure goes to another area (O-9).")
+    codes = _many(action, "cards")
+    if not codes:
+        raise RulesError("A departure sends one or more cards (O-9).")
+    moving = [_own_resting(state, seat, code) for code in codes]
+    if len({c.code for c in moving}) != len(moving):
+        raise RulesError("Each card can be sent only once.")
+    strays = [c for c in moving if c.area != origin]
+    if strays:
+        raise RulesError(f"{C.show(strays[0].code)} is at {state.area_label(strays[0].area)}, "
+                         f"not at {state.area_label(origin)}: a group departs from one area (O-9).")
+    o = state.options
+    tokens = distance(o.orbits, origin, dest, o.home_to_home)
+    gid = state.next_group
+    state.next_group += 1
+    state.groups.append(TransitGroup(id=gid, owner=seat, origin=origin, destination=dest,
+                                     tokens=tokens))
+    for c in moving:
+        c.area = dest
+        c.group = gid
+    known = [c.code for c in moving if c.known] if o.mark_known_cards else []
+    extra = f" (known among them: {C.show_all(known)})" if known else ""
+    events.append(public(
+        "depart",
+        f"{state.name(seat)} sends {plural(len(moving), 'face-down card')} from "
+        f"{state.area_label(origin)} to {state.area_label(dest)}, arriving in "
+        f"{plural(tokens, 'turn')} ({plural(tokens, 'token')}){extra}.",
+        seat=seat, origin=origin, destination=dest, count=len(moving), tokens=tokens, group=gid,
+    ))
+
+
+def _rush(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+    raw = _one(action, "group")
+    g = state.group(int(raw)) if raw.isdigit() else None
+    if g is None or g.owner != seat:
+        raise RulesError("Choose one of your own groups in transit (O-18).")
+    if g.rushed_turn == state.turn:
+        raise RulesError("That group was already rushed this turn: once per group per turn "
+                         "(O-18).")
+    if state.rp[seat] < 1:
+        raise RulesError("Rushing costs 1 RP and you have none (O-18).")
+    state.rp[seat] -= 1
+    g.rushed_turn = state.turn
+    g.tokens -= 1
+    events.append(public(
+        "rush", f"{state.name(seat)} pays 1 RP (now {state.rp[seat]}) to rush group #{g.id} "
+                f"to {state.area_label(g.destination)}: {plural(g.tokens, 'token')} left (O-18).",
+        seat=seat, group=g.id, tokens=g.tokens))
+    if g.tokens <= 0:
+        arrive(state, g.id, events)
+
+
+def _deploy(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+    card = _own_resting(state, seat, _one(action, "card"))
+    where = state.area_label(card.area)
+    if state.rp[seat] < 1:
+        raise RulesError(f"Deploying costs 1 RP and you have {state.rp[seat]} (O-10).")
+    if C.is_face(card.code):
+        err = face_deploy_error(state, card)
+        if err:
+            raise RulesError(err)
+        tail = ""
+    else:
+        stance = action.get("stance")
+        if isinstance(stance, list) and len(stance) == 1:
+            stance = stance[0]
+        if stance not in ("attack", "blockade"):
+            raise RulesError("Deploying a fleet card needs a stance: attack or blockade (O-12).")
+        state.stances[stance_key(seat, card.area)] = stance
+        tail = f" and declares {stance.upper()}"
+    state.rp[seat] -= 1
+    card.face_up = True
+    card.known = True
+    fleet_here = len(state.face_up_fleet(seat, card.area)) if C.is_fleet(card.code) else 0
+    stance_now = state.stance(seat, card.area) if fleet_here else None
+    note = (f"; all {fleet_here} of their fleet cards there now {stance_now}"
+            if fleet_here > 1 else "")
+    events.append(public(
+        "deploy",
+        f"{state.name(seat)} deploys {C.show(card.code)} at {where}{tail} (1 RP, now "
+        f"{state.rp[seat]}){note}.",
+        seat=seat, card=card.code, area=card.area, stance=stance_now))
+
+
+def _retreat(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+    area = _one(action, "area")
+    fleet = state.face_up_fleet(seat, area)
+    if not fleet:
+        raise RulesError(f"You have no face-up fleet cards at {area}: nothing to retreat (O-10).")
+    for c in fleet:
+        c.face_up = False
+    state.stances.pop(stance_key(seat, area), None)
+    events.append(public(
+        "retreat",
+        f"{state.name(seat)} retreats at {state.area_label(area)}: "
+        f"{C.show_all(sorted((c.code for c in fleet), key=C.sort_key))} flip face down (O-10).",
+        seat=seat, area=area, cards=[c.code for c in fleet]))

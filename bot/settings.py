@@ -1,0 +1,287 @@
+"""Settings: a TOML file plus the environment -> a validated pydantic model.
+
+The bot token is read ONLY from the ``DISCORD_TOKEN`` environment variable, never from the
+file, so a config file can be shared or committed without leaking it. Any other top-level
+setting may be overridden by ``ADMIRALTY_<NAME>`` (``ADMIRALTY_DATABASE_PATH``) and a nested
+one by ``ADMIRALTY_<TABLE>__<NAME>`` (``ADMIRALTY_TIMING__STEP_HOURS``).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
+
+from bot.errors import InvalidInput
+
+DEFAULT_CONFIG = Path("config.toml")
+CONFIG_ENV = "ADMIRALTY_CONFIG"
+TOKEN_ENV = "DISCORD_TOKEN"
+ENV_PREFIX = "ADMIRALTY_"
+_TOKEN_KEYS = {"token", "discord_token", "bot_token"}
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+OnDeadline = Literal["default", "wait"]
+
+
+def parse_reminders(text: str) -> list[float]:
+    """``"12,1"`` -> ``[12.0, 1.0]``: hours before a deadline, each > 0, largest first."""
+    if text.strip().lower() in ("", "none", "off"):
+        return []
+    hours: list[float] = []
+    for part in text.split(","):
+        try:
+            value = float(part.strip())
+        except ValueError:
+            raise ValueError(
+                f"'{part.strip()}' is not a number; write hours before the deadline "
+                'separated by commas, e.g. "12,1" (or "none")'
+            ) from None
+        if value <= 0:
+            raise ValueError(f"{part.strip()} is not > 0; reminders are hours before the deadline")
+        hours.append(value)
+    return sorted(set(hours), reverse=True)
+
+
+class TimingSettings(BaseModel):
+    """Defaults for new campaigns; a GM changes them per campaign with /campaign settings."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step_hours: float = Field(
+        default=48,
+        ge=0,
+        allow_inf_nan=False,
+        description="hours players get for each step; 0 = no deadline",
+    )
+    reminders: str = Field(
+        default="12,1", description="hours before the deadline to remind players who are late"
+    )
+    on_deadline: OnDeadline = Field(
+        default="default",
+        description="'default': missing players take the default action; 'wait': the GM decides",
+    )
+
+    @field_validator("reminders")
+    @classmethod
+    def _check_reminders(cls, value: str) -> str:
+        parse_reminders(value)
+        return value
+
+    def as_campaign_settings(self) -> dict[str, str]:
+        """The string form the service stores per campaign."""
+        return {
+            "step_hours": f"{self.step_hours:g}",
+            "reminders": self.reminders,
+            "on_deadline": self.on_deadline,
+        }
+
+
+class OutboxSettings(BaseModel):
+    """How hard the dispatcher tries to deliver a message before giving up on it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_attempts: int = Field(default=8, ge=1, le=100, description="tries before 'failed'")
+    retry_base_seconds: float = Field(
+        default=10, gt=0, allow_inf_nan=False, description="wait after the first failure"
+    )
+    retry_max_seconds: float = Field(
+        default=1800, gt=0, allow_inf_nan=False, description="longest wait between tries"
+    )
+
+
+class Settings(BaseModel):
+    """Everything the bot reads at start-up."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    database_path: Path = Field(default=Path("data/admiralty.db"), description="SQLite file")
+    log_level: LogLevel = "INFO"
+    guild_ids: list[int] = Field(
+        default_factory=list,
+        description="dev guilds: commands sync to these instantly instead of globally",
+    )
+    demo_output: Path = Field(default=Path("demo-out"), description="folder for demo transcripts")
+    timing: TimingSettings = Field(default_factory=TimingSettings)
+    outbox: OutboxSettings = Field(default_factory=OutboxSettings)
+    # Never from the file (see load_settings); excluded so it is never dumped or logged.
+    token: SecretStr | None = Field(default=None, exclude=True, repr=False)
+
+    @property
+    def db_path(self) -> Path:
+        """Alias of ``database_path`` (the name bot.client reads)."""
+        return self.database_path
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: Any) -> Any:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("guild_ids")
+    @classmethod
+    def _positive_ids(cls, value: list[int]) -> list[int]:
+        for gid in value:
+            if gid <= 0:
+                raise ValueError(f"{gid} is not a Discord guild id (a positive number)")
+        return value
+
+
+_TABLES: dict[str, type[BaseModel]] = {"timing": TimingSettings, "outbox": OutboxSettings}
+
+
+def _allowed(model: type[BaseModel]) -> str:
+    return ", ".join(k for k in model.model_fields if k != "token")
+
+
+def _describe(error: Any) -> str:
+    """A pydantic error as ``key: problem``, worded for someone editing a TOML file."""
+    loc = [str(p) for p in error["loc"]]
+    key = ".".join(loc)
+    kind = error["type"]
+    ctx = error.get("ctx", {})
+    if kind == "extra_forbidden":
+        parent: type[BaseModel] = Settings
+        if len(loc) > 1 and loc[0] in _TABLES:
+            parent = _TABLES[loc[0]]
+        return f"unknown key '{key}' (allowed: {_allowed(parent)})"
+    words = {
+        "greater_than_equal": "must be >= {ge}",
+        "greater_than": "must be > {gt}",
+        "less_than_equal": "must be <= {le}",
+        "less_than": "must be < {lt}",
+        "literal_error": "must be one of {expected}",
+        "model_type": "must be a table ([{key}] section)",
+        "list_type": "must be a list, e.g. [123, 456]",
+        "finite_number": "must be a finite number",
+    }
+    if kind in words:
+        # 0.0 -> 0: a bound of a float field reads better as the number the user would type.
+        tidy = {k: f"{v:g}" if isinstance(v, float) else v for k, v in ctx.items()}
+        return f"{key}: " + words[kind].format(key=key, **tidy)
+    if kind == "value_error":
+        return f"{key}: {ctx.get('error', error['msg'])}"
+    return f"{key}: {error['msg'][0].lower()}{error['msg'][1:]} (got {error['input']!r})"
+
+
+def _env_overrides(env: Mapping[str, str]) -> dict[str, Any]:
+    """``ADMIRALTY_X`` / ``ADMIRALTY_T__X`` variables as a nested dict (values stay strings)."""
+    out: dict[str, Any] = {}
+    for name, value in env.items():
+        if not name.startswith(ENV_PREFIX) or name == CONFIG_ENV:
+            continue
+        parts = name[len(ENV_PREFIX) :].lower().split("__")
+        if parts[-1] == "guild_ids":
+            value_any: Any = [p.strip() for p in value.split(",") if p.strip()]
+        else:
+            value_any = value
+        target = out
+        for part in parts[:-1]:
+            target = target.setdefault(part, {})
+        target[parts[-1]] = value_any
+    return out
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _read_toml(path: Path) -> tuple[dict[str, Any], list[str]]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle), []
+    except FileNotFoundError:
+        return {}, [f"{path}: file not found"]
+    except tomllib.TOMLDecodeError as exc:
+        return {}, [f"{path}: not valid TOML: {exc}"]
+    except OSError as exc:
+        return {}, [f"{path}: cannot read: {exc.strerror}"]
+
+
+def _env_sources(env: Mapping[str, str]) -> dict[str, str]:
+    """Dotted key -> the ADMIRALTY_* variable that set it, to say where a bad value came from."""
+    return {
+        name[len(ENV_PREFIX) :].lower().replace("__", "."): name
+        for name in env
+        if name.startswith(ENV_PREFIX) and name != CONFIG_ENV
+    }
+
+
+def _blame(problems: list[str], sources: dict[str, str]) -> list[str]:
+    out = []
+    for problem in problems:
+        key = problem.split(":", 1)[0]
+        if problem.startswith("unknown key '"):
+            key = problem.split("'")[1]
+        out.append(f"{problem} (from {sources[key]})" if key in sources else problem)
+    return out
+
+
+def _validate(data: dict[str, Any]) -> tuple[Settings | None, list[str]]:
+    problems: list[str] = []
+    for key in sorted(_TOKEN_KEYS & data.keys()):
+        problems.append(
+            f"{key}: the bot token is never read from the config file; "
+            f"set the {TOKEN_ENV} environment variable instead"
+        )
+        data = {k: v for k, v in data.items() if k != key}
+    try:
+        settings = Settings.model_validate(data)
+    except ValidationError as exc:
+        problems.extend(_describe(err) for err in exc.errors())
+        return None, problems
+    return (None if problems else settings), problems
+
+
+def config_problems(path: Path, env: Mapping[str, str] | None = None) -> list[str]:
+    """Every problem of a config file (plus ADMIRALTY_* overrides), each with its key."""
+    data, problems = _read_toml(path)
+    if problems:
+        return problems
+    if env is None:
+        return _validate(data)[1]
+    return _blame(_validate(_merge(data, _env_overrides(env)))[1], _env_sources(env))
+
+
+def resolve_config_path(path: Path | None, env: Mapping[str, str]) -> Path | None:
+    """The file to read: the one given, else $ADMIRALTY_CONFIG, else ./config.toml if present."""
+    if path is not None:
+        return path
+    if env.get(CONFIG_ENV):
+        return Path(env[CONFIG_ENV])
+    return DEFAULT_CONFIG if DEFAULT_CONFIG.is_file() else None
+
+
+def load_settings(path: Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
+    """Read settings; raise ``InvalidInput`` listing every problem (one per line)."""
+    env = os.environ if env is None else env
+    path = resolve_config_path(path, env)
+    data: dict[str, Any] = {}
+    if path is not None:
+        data, problems = _read_toml(path)
+        if problems:
+            raise InvalidInput("\n".join(problems))
+    settings, problems = _validate(_merge(data, _env_overrides(env)))
+    problems = _blame(problems, _env_sources(env))
+    if settings is None:
+        where = f" in {path}" if path is not None else ""
+        raise InvalidInput(f"Bad settings{where}:\n" + "\n".join(problems))
+    token = env.get(TOKEN_ENV, "").strip()
+    return settings.model_copy(update={"token": SecretStr(token) if token else None})

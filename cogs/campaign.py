@@ -1,0 +1,204 @@
+"""/campaign: create, join, leave, start, status, settings, end, list."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.campaign.models import CampaignStatus, SeatInfo
+from bot.errors import InvalidState, UserError
+from bot.rules import registry
+from cogs.common import (
+    CLOSED_DM_HINT,
+    actor_of,
+    campaign_channel_id,
+    clip,
+    reply,
+    service_of,
+    timestamp,
+)
+from cogs.outbox import DM_CLOSED_CODE
+
+log = logging.getLogger(__name__)
+
+
+async def ruleset_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    typed = current.lower()
+    return [
+        app_commands.Choice(name=f"{name} ({_title(name)})"[:100], value=name)
+        for name in registry.names()
+        if typed in name.lower()
+    ][:25]
+
+
+def _title(name: str) -> str:
+    try:
+        return registry.get(name).title
+    except (UserError, ImportError):
+        return "not available"
+
+
+class CampaignCog(commands.GroupCog, group_name="campaign"):
+    """Campaign lifecycle, addressed by the channel the campaign lives in."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(description="Start a new campaign in this channel (you become its GM)")
+    @app_commands.describe(ruleset="Which rules to play", name="A name for the campaign")
+    @app_commands.autocomplete(ruleset=ruleset_choices)
+    async def create(
+        self, interaction: discord.Interaction, ruleset: str, name: str
+    ) -> None:
+        channel_id = campaign_channel_id(interaction)
+        if not isinstance(interaction.channel, discord.TextChannel):
+            raise InvalidState(
+                "Create a campaign in a normal text channel of the server "
+                "(not in a thread, forum, voice channel or DM)."
+            )
+        assert interaction.guild is not None
+        info = await service_of(interaction).create(
+            actor_of(interaction), interaction.guild.id, channel_id, ruleset, name
+        )
+        ruleset_obj = registry.get(info.ruleset)
+        await reply(
+            interaction,
+            f"**{info.name}** ({ruleset_obj.title}) is open for players in this channel. "
+            f"Join with `/campaign join`; {interaction.user.mention} (GM) starts it with "
+            f"`/campaign start` once {ruleset_obj.min_seats} to {ruleset_obj.max_seats} "
+            "players have joined.",
+            ephemeral=False,
+        )
+
+    @app_commands.command(description="Take a seat in this channel's campaign")
+    async def join(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        seat = await service.join(actor_of(interaction), campaign_channel_id(interaction))
+        dm_ok = await self._welcome(interaction, seat)
+        await reply(
+            interaction,
+            f"{interaction.user.mention} joined as seat {seat.seat}.",
+            ephemeral=False,
+        )
+        if not dm_ok:
+            await service.dm_closed(interaction.user.id)
+            await reply(interaction, CLOSED_DM_HINT, ephemeral=True)
+
+    async def _welcome(self, interaction: discord.Interaction, seat: SeatInfo) -> bool:
+        """DMs a short welcome; False when the user does not accept DMs from us."""
+        channel = interaction.channel
+        where = channel.mention if isinstance(channel, discord.abc.GuildChannel) else "the server"
+        try:
+            await interaction.user.send(
+                f"Welcome aboard! You hold seat {seat.seat} in the campaign "
+                f"in {where}. Your orders panels will arrive here; `/orders` brings them back."
+            )
+        except discord.Forbidden as error:
+            if error.code != DM_CLOSED_CODE:
+                raise
+            return False
+        return True
+
+    @app_commands.command(description="Give up your seat (only before the campaign starts)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await service_of(interaction).leave(
+            actor_of(interaction), campaign_channel_id(interaction)
+        )
+        await reply(interaction, f"{interaction.user.mention} left the campaign.", ephemeral=False)
+
+    @app_commands.command(description="GM: start the campaign with the players who have joined")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await service_of(interaction).start(
+            actor_of(interaction), campaign_channel_id(interaction)
+        )
+        await reply(interaction, f"**{info.name}** has started. Panels are on their way.")
+
+    @app_commands.command(description="Where the campaign stands, as you may see it")
+    async def status(self, interaction: discord.Interaction) -> None:
+        status = await service_of(interaction).status(
+            campaign_channel_id(interaction), interaction.user.id
+        )
+        await reply(interaction, render_status(status))
+
+    @app_commands.command(description="GM: show the settings, or change one")
+    @app_commands.describe(key="The setting to change (leave empty to list them)",
+                           value="Its new value")
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        key: str | None = None,
+        value: str | None = None,
+    ) -> None:
+        if (key is None) != (value is None):
+            raise InvalidState("Give both a key and a value to change a setting, or neither "
+                               "to see the current settings.")
+        changes = {key: value} if key is not None and value is not None else {}
+        current = await service_of(interaction).settings(
+            actor_of(interaction), campaign_channel_id(interaction), changes
+        )
+        lines = [f"`{k}` = {v}" for k, v in sorted(current.items())]
+        head = f"Changed `{key}` to {value}.\n" if changes else "Current settings:\n"
+        await reply(interaction, head + ("\n".join(lines) or "(none)"))
+
+    @settings.autocomplete("key")
+    async def settings_key(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            known = await service_of(interaction).settings(
+                actor_of(interaction), campaign_channel_id(interaction), {}
+            )
+        except UserError:
+            return []
+        return [
+            app_commands.Choice(name=clip(f"{k} (now {v})", 100), value=k)
+            for k, v in sorted(known.items())
+            if current.lower() in k.lower()
+        ][:25]
+
+    @app_commands.command(description="GM: end the campaign for good")
+    @app_commands.describe(reason="Shown in the channel")
+    async def end(self, interaction: discord.Interaction, reason: str = "ended by the GM") -> None:
+        await service_of(interaction).end(
+            actor_of(interaction), campaign_channel_id(interaction), reason
+        )
+        await reply(interaction, f"The campaign is over: {reason}.", ephemeral=False)
+
+    @app_commands.command(name="list", description="The campaigns on this server")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        campaign_channel_id(interaction)
+        assert interaction.guild is not None
+        infos = await service_of(interaction).list_campaigns(interaction.guild.id)
+        lines = [
+            f"**{i.name}** ({i.ruleset}, {i.status}) in <#{i.channel_id}>" for i in infos
+        ]
+        await reply(interaction, "\n".join(lines) or "No campaign on this server yet.")
+
+
+def render_status(status: CampaignStatus) -> str:
+    """A CampaignStatus as a short text (the viewer's own view when seated)."""
+    lines = [f"**{status.name}** ({status.ruleset}): {status.status}"]
+    if status.paused:
+        lines.append("Paused by the GM: no deadlines run.")
+    if status.step_no:
+        lines.append(f"Step {status.step_no}")
+    if status.pending:
+        lines.append("Waiting for: " + ", ".join(status.pending))
+    if status.deadline is not None:
+        lines.append(f"Deadline: {timestamp(status.deadline)}")
+    if status.seats:
+        lines.append("Seats: " + ", ".join(f"{s.seat}. {s.name}" for s in status.seats))
+    if status.text:
+        lines.append(status.text)
+    return clip("\n".join(lines))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(CampaignCog(bot))

@@ -1,0 +1,109 @@
+"""Small helpers shared by the cogs: who is acting, where, and how to answer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.campaign.models import Actor
+from bot.errors import InvalidState
+
+if TYPE_CHECKING:
+    from bot.campaign import CampaignService
+    from bot.client import AdmiraltyBot
+
+MAX_CONTENT = 2000  # Discord's limit for one message's content
+CLOSED_DM_HINT = (
+    "I can't DM you: enable 'Allow direct messages from server members' for this server, "
+    "or use /orders to get your panels here."
+)
+
+
+def bot_of(interaction: discord.Interaction) -> AdmiraltyBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def service_of(interaction: discord.Interaction) -> CampaignService:
+    return bot_of(interaction).service
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    """The acting user; Manage Server in a guild makes them a GM of every campaign there."""
+    return actor_for(interaction.user, in_guild=interaction.guild is not None)
+
+
+def actor_for(user: discord.abc.User, *, in_guild: bool = True) -> Actor:
+    is_admin = (
+        in_guild
+        and isinstance(user, discord.Member)
+        and user.guild_permissions.manage_guild
+    )
+    return Actor(user_id=user.id, name=user.display_name, is_admin=bool(is_admin))
+
+
+def campaign_channel_id(interaction: discord.Interaction) -> int:
+    """The channel a campaign command addresses; refuses in DMs, where no campaign lives."""
+    if interaction.guild is None or interaction.channel_id is None:
+        raise InvalidState(
+            "Campaign commands work in the campaign's channel on the server, not in DMs. "
+            "In a DM you can use /orders, /roll and /help."
+        )
+    return interaction.channel_id
+
+
+def timestamp(when: datetime | None) -> str:
+    """A Discord timestamp, so each reader sees their own time zone."""
+    if when is None:
+        return "no deadline"
+    return f"<t:{int(when.timestamp())}:R>"
+
+
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    """Keep a text within Discord's limit, saying that it was cut."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 2] + " …"
+
+
+def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """Split a long text at line ends into pieces Discord accepts (at least one piece)."""
+    pieces: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            pieces.append(current)
+            current = line
+        else:
+            current = candidate
+    pieces.append(current)
+    return pieces
+
+
+async def reply(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    ephemeral: bool = True,
+    view: discord.ui.View | None = None,
+    files: Sequence[discord.File] = (),
+) -> None:
+    """Answer an interaction whether or not it was already answered or deferred."""
+    kwargs: dict[str, object] = {"content": clip(content), "ephemeral": ephemeral}
+    if view is not None:
+        kwargs["view"] = view
+    if files:
+        kwargs["files"] = list(files)
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)  # type: ignore[arg-type]
+    else:
+        await interaction.response.send_message(**kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,106 @@
+"""/gm: the game master's tools, for the campaign in this channel."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.campaign.models import LogEntry
+from cogs.common import (
+    actor_for,
+    actor_of,
+    campaign_channel_id,
+    clip,
+    reply,
+    service_of,
+    timestamp,
+)
+
+MAX_LOG = 50
+
+
+class GmCog(commands.GroupCog, group_name="gm"):
+    """Each command checks GM rights in the service (campaign GM, or Manage Server)."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(description="GM: give everyone more time for this step")
+    @app_commands.describe(hours="Hours to add to the deadline")
+    async def extend(
+        self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.1, 720.0]
+    ) -> None:
+        await service_of(interaction).gm_extend(
+            actor_of(interaction), campaign_channel_id(interaction), float(hours)
+        )
+        await reply(interaction, f"Deadline extended by {hours:g} hour(s).")
+
+    @app_commands.command(description="GM: stop the clock (no deadlines or reminders)")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        await service_of(interaction).gm_pause(
+            actor_of(interaction), campaign_channel_id(interaction)
+        )
+        await reply(interaction, "Campaign paused.")
+
+    @app_commands.command(description="GM: start the clock again")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        await service_of(interaction).gm_resume(
+            actor_of(interaction), campaign_channel_id(interaction)
+        )
+        await reply(interaction, "Campaign resumed.")
+
+    @app_commands.command(description="GM: resolve the step now; missing players take defaults")
+    async def advance(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await service_of(interaction).gm_advance(
+            actor_of(interaction), campaign_channel_id(interaction)
+        )
+        await reply(interaction, "Step resolved.")
+
+    @app_commands.command(description="GM: take back the last resolution")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await service_of(interaction).gm_undo(
+            actor_of(interaction), campaign_channel_id(interaction)
+        )
+        await reply(interaction, "Last resolution undone.")
+
+    @app_commands.command(description="GM: the latest public and GM events")
+    @app_commands.describe(limit="How many events (newest last)")
+    async def log(
+        self, interaction: discord.Interaction, limit: app_commands.Range[int, 1, MAX_LOG] = 15
+    ) -> None:
+        entries = await service_of(interaction).gm_log(
+            actor_of(interaction), campaign_channel_id(interaction), int(limit)
+        )
+        lines = [_log_line(e) for e in entries]
+        await reply(interaction, clip("\n".join(lines) or "No events yet."))
+
+    @app_commands.command(description="GM: remove a player; their seat takes defaults")
+    @app_commands.describe(player="The player to remove")
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        await service_of(interaction).gm_kick(
+            actor_of(interaction), campaign_channel_id(interaction), player.id
+        )
+        await reply(interaction, f"{player.display_name} was removed from the campaign.")
+
+    @app_commands.command(description="GM: hand a player's seat to someone else")
+    @app_commands.describe(old="The player leaving the seat", new="The member taking it over")
+    async def replace(
+        self, interaction: discord.Interaction, old: discord.User, new: discord.Member
+    ) -> None:
+        await service_of(interaction).gm_replace(
+            actor_of(interaction), campaign_channel_id(interaction), old.id, actor_for(new)
+        )
+        await reply(interaction, f"{new.display_name} takes over {old.display_name}'s seat.")
+
+
+def _log_line(entry: LogEntry) -> str:
+    who = " (GM only)" if entry.audience == "gm" else ""
+    return f"{timestamp(entry.created_at)} step {entry.step_no}{who}: {entry.text}"
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GmCog(bot))

@@ -1,0 +1,195 @@
+"""Two background loops: the outbox dispatcher and the deadline scheduler.
+
+The service writes every outgoing message into the outbox in the same transaction as the
+game state; the dispatcher sends the rows and marks them, so a crash between commit and
+send loses nothing and sends nothing twice. The scheduler sleeps until the next deadline or
+reminder (``asyncio`` time, which simcord's virtual clock drives) and runs what is due.
+Both wake early when the service says something changed. The waits are discord.py
+``wait_for`` listeners with a timeout: simcord recognises those as parked (an
+``asyncio.Event`` wait is not), and a "dirty" flag covers a wake that arrives while a loop
+is busy rather than waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.campaign.models import OutboxMessage
+from bot.errors import InvalidState
+from cogs.common import split_content
+from cogs.panel_view import render
+
+if TYPE_CHECKING:
+    from bot.client import AdmiraltyBot
+
+log = logging.getLogger(__name__)
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+DM_CLOSED_CODE = 50007
+BATCH = 20
+FIRST_BACKOFF = 2.0  # seconds; doubles on each failure in a row
+MAX_BACKOFF = 300.0
+IDLE_POLL = 600.0  # a safety net: look at the outbox now and then even without a wake
+MAX_SLEEP = 86_400.0  # re-check the schedule at least daily
+OUTBOX_EVENT = "admiralty_outbox"  # dispatched as on_admiralty_outbox; nobody listens to it
+SCHEDULE_EVENT = "admiralty_schedule"
+
+
+class Loops(commands.Cog):
+    """Owns the dispatcher and scheduler tasks; ``wake()`` nudges both."""
+
+    def __init__(self, bot: AdmiraltyBot) -> None:
+        self.bot = bot
+        self._dirty = {OUTBOX_EVENT: False, SCHEDULE_EVENT: False}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._retrying: set[int] = set()
+        self.backoff = FIRST_BACKOFF
+
+    def wake(self) -> None:
+        for event in self._dirty:
+            self._dirty[event] = True
+            self.bot.dispatch(event)
+
+    async def cog_load(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._dispatch_forever(), name="admiralty-outbox"),
+            asyncio.create_task(self._schedule_forever(), name="admiralty-scheduler"),
+        ]
+        for task in self._tasks:
+            task.add_done_callback(_report_crash)
+
+    async def cog_unload(self) -> None:
+        await self.stop()
+
+    async def stop(self) -> None:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ scheduler
+
+    async def _schedule_forever(self) -> None:
+        await self.bot.wait_until_ready()
+        service = self.bot.service
+        while True:
+            self._dirty[SCHEDULE_EVENT] = False
+            await service.run_due()
+            when = await service.next_wakeup()
+            delay = MAX_SLEEP
+            if when is not None:
+                delay = min(MAX_SLEEP, max(0.0, (when - self.bot.clock()).total_seconds()))
+            await self._wait(SCHEDULE_EVENT, delay)
+
+    # ------------------------------------------------------------------ dispatcher
+
+    async def _dispatch_forever(self) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            self._dirty[OUTBOX_EVENT] = False
+            rows = await self.bot.service.outbox_pending(BATCH)
+            failed_now = False
+            for row in rows:
+                if await self.deliver(row):
+                    self._retrying.discard(row.id)
+                else:
+                    self._retrying.add(row.id)
+                    failed_now = True
+                    break  # keep the order: nothing overtakes a message that must wait
+            if rows and not failed_now and len(rows) == BATCH:
+                continue
+            if failed_now:
+                timeout = self.backoff
+                self.backoff = min(MAX_BACKOFF, self.backoff * 2)
+            elif self._retrying:
+                # A row waits for its retry time, which the service keeps: look again soon.
+                timeout = self.backoff
+            else:
+                self.backoff = FIRST_BACKOFF
+                timeout = IDLE_POLL
+            await self._wait(OUTBOX_EVENT, timeout)
+
+    async def deliver(self, row: OutboxMessage) -> bool:
+        """Sends one row and records the outcome; False when it should be tried again later."""
+        service = self.bot.service
+        try:
+            message = await self._send(row)
+        except discord.HTTPException as error:
+            if error.status in RETRY_STATUSES:
+                log.warning("outbox %s: HTTP %s, will retry", row.id, error.status)
+                await service.outbox_retry_later(row.id, f"HTTP {error.status}")
+                return False
+            if row.kind == "dm" and error.code == DM_CLOSED_CODE and row.user_id is not None:
+                log.info("outbox %s: user %s does not accept DMs", row.id, row.user_id)
+                await service.dm_closed(row.user_id)
+            else:
+                log.warning("outbox %s: HTTP %s code %s", row.id, error.status, error.code)
+            await service.outbox_failed(row.id, f"HTTP {error.status} code {error.code}")
+            return True
+        await service.outbox_sent(row.id, message.id)
+        return True
+
+    async def _send(self, row: OutboxMessage) -> discord.Message:
+        destination = await self._destination(row)
+        pieces = split_content(row.content)
+        view = await self._panel_view(row)
+        files = [discord.File(io.BytesIO(data), filename=name) for name, data in row.files]
+        last: discord.Message | None = None
+        for i, piece in enumerate(pieces):
+            extra: dict[str, Any] = {}
+            if i == len(pieces) - 1:
+                # Files and the panel go with the last piece, under the text they belong to.
+                if files:
+                    extra["files"] = files
+                if view is not None:
+                    extra["view"] = view
+            last = await destination.send(piece, **extra)
+        assert last is not None
+        return last
+
+    async def _destination(self, row: OutboxMessage) -> discord.abc.Messageable:
+        if row.kind == "dm":
+            if row.user_id is None:
+                raise ValueError(f"outbox row {row.id} is a DM without a user")
+            return await self.bot.create_dm(discord.Object(id=row.user_id))
+        if row.channel_id is None:
+            raise ValueError(f"outbox row {row.id} is a channel message without a channel")
+        channel = self.bot.get_channel(row.channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(row.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        return channel
+
+    async def _panel_view(self, row: OutboxMessage) -> discord.ui.View | None:
+        ref = row.panel
+        if ref is None:
+            return None
+        try:
+            panel = await self.bot.service.panel(ref.campaign_id, ref.step_no, ref.seat)
+        except InvalidState:
+            return None  # the step ended before the message went out; /orders has the new one
+        _content, view = render(panel)
+        return view
+
+    async def _wait(self, event: str, timeout: float) -> None:
+        """Sleep until ``timeout`` or a wake; returns at once if a wake came meanwhile."""
+        if self._dirty[event]:
+            return
+        with contextlib.suppress(TimeoutError):
+            await self.bot.wait_for(event, timeout=timeout)
+
+
+def _report_crash(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("%s stopped", task.get_name(), exc_info=task.exception())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Loops(bot))  # type: ignore[arg-type]

@@ -1,0 +1,27 @@
+"""/roll: dice for everyone to see, every die shown."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.rules.dice_roll import roll
+from cogs.common import bot_of, clip, reply
+
+
+class RollCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="roll", description="Roll dice, e.g. 2d6, d20+3, 4d6kh3")
+    @app_commands.describe(expression="Dice like 2d6kh1+3 (NdS, khK/klK to keep, +/- numbers)")
+    async def roll_command(self, interaction: discord.Interaction, expression: str) -> None:
+        # A bad expression raises InvalidInput listing the allowed forms: shown ephemerally.
+        result = roll(expression, bot_of(interaction).roll_dice)
+        text = clip(f"{interaction.user.mention} rolls {result.format()}")
+        await reply(interaction, text, ephemeral=False)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RollCog(bot))

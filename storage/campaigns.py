@@ -1,0 +1,176 @@
+"""Campaign rows: create, load, list, and the version-checked update."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from storage.db import Row, Tx
+
+
+class Reader(Protocol):
+    """Anything that can run a query: the open transaction or the database's reader."""
+
+    async def fetchall(self, sql: str, params: Any = ()) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, params: Any = ()) -> Row | None: ...
+
+
+class StaleVersion(RuntimeError):
+    """The campaign row changed since it was read (another writer got there first)."""
+
+
+@dataclass
+class CampaignRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    ruleset: str
+    name: str
+    gm_user_id: int
+    status: str
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    state: dict[str, Any] | None
+    seed: int
+    step_no: int
+    resolution_no: int
+    step_keys: list[str]
+    version: int
+    parent_id: int | None
+    parent_ref: str | None
+    end_reason: str | None
+    created_at: float
+    updated_at: float
+
+    @classmethod
+    def from_row(cls, row: Row) -> CampaignRow:
+        return cls(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            ruleset=row["ruleset"],
+            name=row["name"],
+            gm_user_id=row["gm_user_id"],
+            status=row["status"],
+            options=json.loads(row["options"]),
+            settings=json.loads(row["settings"]),
+            state=json.loads(row["state"]) if row["state"] is not None else None,
+            seed=row["seed"],
+            step_no=row["step_no"],
+            resolution_no=row["resolution_no"],
+            step_keys=json.loads(row["step_keys"]),
+            version=row["version"],
+            parent_id=row["parent_id"],
+            parent_ref=row["parent_ref"],
+            end_reason=row["end_reason"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+        )
+
+
+async def insert(
+    tx: Tx,
+    *,
+    guild_id: int,
+    channel_id: int,
+    ruleset: str,
+    name: str,
+    gm_user_id: int,
+    options: dict[str, Any],
+    settings: dict[str, Any],
+    seed: int,
+    parent_id: int | None,
+    parent_ref: str | None,
+    now: float,
+) -> int:
+    return await tx.insert(
+        "INSERT INTO campaigns (guild_id, channel_id, ruleset, name, gm_user_id, options, settings,"
+        " seed, parent_id, parent_ref, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id, channel_id, ruleset, name, gm_user_id, json.dumps(options),
+            json.dumps(settings), seed, parent_id, parent_ref, now, now,
+        ),
+    )
+
+
+async def get(db: Reader, campaign_id: int) -> CampaignRow | None:
+    row = await db.fetchone("SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
+    return CampaignRow.from_row(row) if row else None
+
+
+async def live_in_channel(db: Reader, channel_id: int) -> CampaignRow | None:
+    row = await db.fetchone(
+        "SELECT * FROM campaigns WHERE channel_id = ? AND status != 'ended'", (channel_id,)
+    )
+    return CampaignRow.from_row(row) if row else None
+
+
+async def id_in_channel(db: Reader, channel_id: int) -> int | None:
+    row = await db.fetchone(
+        "SELECT id FROM campaigns WHERE channel_id = ? AND status != 'ended'", (channel_id,)
+    )
+    return int(row[0]) if row else None
+
+
+async def live_in_guild(db: Reader, guild_id: int) -> list[CampaignRow]:
+    rows = await db.fetchall(
+        "SELECT * FROM campaigns WHERE guild_id = ? AND status != 'ended' ORDER BY id", (guild_id,)
+    )
+    return [CampaignRow.from_row(r) for r in rows]
+
+
+async def running_of_user(db: Reader, user_id: int) -> list[CampaignRow]:
+    rows = await db.fetchall(
+        "SELECT c.* FROM campaigns c JOIN players p ON p.campaign_id = c.id"
+        " WHERE p.user_id = ? AND p.active = 1 AND c.status IN ('running', 'paused')"
+        " ORDER BY c.id",
+        (user_id,),
+    )
+    return [CampaignRow.from_row(r) for r in rows]
+
+
+async def save(tx: Tx, row: CampaignRow, now: float, *, state_changed: bool = True) -> None:
+    """Writes the mutable columns if nobody else wrote since ``row.version``; bumps it.
+
+    ``state_changed=False`` skips re-serialising the (possibly large) state."""
+    sets = (
+        "status = ?, name = ?, options = ?, settings = ?, step_no = ?, resolution_no = ?,"
+        " step_keys = ?, end_reason = ?, gm_user_id = ?, updated_at = ?, version = version + 1"
+    )
+    params: list[Any] = [
+        row.status, row.name, json.dumps(row.options), json.dumps(row.settings), row.step_no,
+        row.resolution_no, json.dumps(row.step_keys), row.end_reason, row.gm_user_id, now,
+    ]
+    if state_changed:
+        sets += ", state = ?"
+        params.append(json.dumps(row.state) if row.state is not None else None)
+    changed = await tx.execute(
+        f"UPDATE campaigns SET {sets} WHERE id = ? AND version = ?",
+        (*params, row.id, row.version),
+    )
+    if changed != 1:
+        raise StaleVersion(f"campaign {row.id} changed since version {row.version}")
+    row.version += 1
+    row.updated_at = now
+
+
+async def touch(tx: Tx, campaign_id: int, version: int, now: float) -> None:
+    """Bumps the version only (a write that leaves the campaign row itself as it was)."""
+    changed = await tx.execute(
+        "UPDATE campaigns SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+        (now, campaign_id, version),
+    )
+    if changed != 1:
+        raise StaleVersion(f"campaign {campaign_id} changed since version {version}")
+
+
+async def bump(tx: Tx, campaign_id: int, now: float) -> None:
+    """Bumps the version whatever it is: a change to the campaign's other rows made outside
+    its lock, so any copy of the campaign held in memory is stale."""
+    await tx.execute(
+        "UPDATE campaigns SET version = version + 1, updated_at = ? WHERE id = ?",
+        (now, campaign_id),
+    )

@@ -1,0 +1,58 @@
+"""The append-only event log, each row with its audience."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from storage.campaigns import Reader
+from storage.db import Tx
+
+
+@dataclass
+class EventRow:
+    step_no: int
+    resolution_no: int
+    audience: str
+    seat: int | None
+    kind: str
+    text: str
+    data: dict[str, Any]
+    created_at: float
+
+
+async def append(tx: Tx, campaign_id: int, rows: list[EventRow]) -> None:
+    if not rows:
+        return
+    await tx.executemany(
+        "INSERT INTO events (campaign_id, step_no, resolution_no, audience, seat, kind, text,"
+        " data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                campaign_id, r.step_no, r.resolution_no, r.audience, r.seat, r.kind, r.text,
+                json.dumps(r.data), r.created_at,
+            )
+            for r in rows
+        ],
+    )
+
+
+async def recent(
+    db: Reader, campaign_id: int, audiences: tuple[str, ...], limit: int
+) -> list[EventRow]:
+    """The latest ``limit`` events for the given audiences, oldest first."""
+    marks = ",".join("?" * len(audiences))
+    rows = await db.fetchall(
+        f"SELECT * FROM events WHERE campaign_id = ? AND audience IN ({marks})"
+        " ORDER BY id DESC LIMIT ?",
+        (campaign_id, *audiences, limit),
+    )
+    return [
+        EventRow(
+            step_no=r["step_no"], resolution_no=r["resolution_no"], audience=r["audience"],
+            seat=r["seat"], kind=r["kind"], text=r["text"], data=json.loads(r["data"]),
+            created_at=r["created_at"],
+        )
+        for r in reversed(rows)
+    ]

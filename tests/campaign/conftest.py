@@ -1,0 +1,95 @@
+"""Fixtures for service tests: a real SQLite file, a fake clock, the "guess" rule set."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.campaign import Actor, CampaignInfo, CampaignService
+from bot.rules.base import Ruleset
+from storage import Database, open_database
+from storage import outbox as outbox_repo
+from storage.outbox import OutboxRow
+
+GUILD = 500
+CHANNEL = 600
+GM = Actor(1, "Gina")
+ALICE = Actor(11, "Alice")
+BOB = Actor(12, "Bob")
+CAROL = Actor(13, "Carol")
+DAVE = Actor(14, "Dave")
+ADMIN = Actor(99, "Admin", is_admin=True)
+SEED = 424242
+
+
+class FakeClock:
+    """An injected clock that only moves when a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += timedelta(hours=hours)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "admiralty.db"
+
+
+@pytest_asyncio.fixture
+async def db(db_path: Path) -> AsyncIterator[Database]:
+    database = await open_database(db_path)
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def wakes() -> list[int]:
+    return []
+
+
+@pytest.fixture
+def service(
+    db: Database, clock: FakeClock, guess_rules: Ruleset, wakes: list[int]
+) -> CampaignService:
+    return CampaignService(db, clock=clock, wake=lambda: wakes.append(1), seed_source=lambda: SEED)
+
+
+async def started(service: CampaignService, *players: Actor, channel: int = CHANNEL,
+                  **settings: str) -> CampaignInfo:
+    """A guess campaign in ``channel`` with the given players, started."""
+    await service.create(GM, GUILD, channel, "guess", "Dice Cup")
+    for p in players:
+        await service.join(p, channel)
+    if settings:
+        await service.settings(GM, channel, settings)
+    return await service.start(GM, channel)
+
+
+async def outbox(db: Database) -> list[OutboxRow]:
+    return await outbox_repo.all_rows(db)
+
+
+def channel_texts(rows: list[OutboxRow]) -> list[str]:
+    return [r.content for r in rows if r.kind == "channel"]
+
+
+def dms_to(rows: list[OutboxRow], actor: Actor) -> list[OutboxRow]:
+    return [r for r in rows if r.kind == "dm" and r.user_id == actor.user_id]
+
+
+def guess(number: int) -> dict[str, str]:
+    return {"type": "guess", "number": str(number)}

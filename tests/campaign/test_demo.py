@@ -1,0 +1,124 @@
+"""The offline demo: a whole 'guess' campaign through the real service, written as a transcript."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.campaign.demo import DemoFailed, run_demo
+from bot.errors import InvalidInput, NotFound
+from tests.support import guess
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(autouse=True)
+def _guess_registered() -> None:
+    guess.register()
+
+
+async def test_demo_plays_to_the_end_and_writes_the_transcript(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = await run_demo("guess", out, seed=5, players=3)
+    assert result.finished
+    assert result.players == ["Alice", "Bob", "Carol"]
+    names = {p.name for p in out.iterdir()}
+    assert {"channel.md", "summary.md", "dm-alice.md", "dm-bob.md", "dm-carol.md"} <= names
+    channel = (out / "channel.md").read_text()
+    assert "wins with" in channel
+    assert "Round 1: the die shows" in channel
+    # Private events reach only their seat: Alice's locked guess is in her DMs, not the channel.
+    assert "Your guess was locked as" in (out / "dm-alice.md").read_text()
+    assert "locked as" not in channel
+    # Every roll event carries the board picture; the files are real PNGs linked from the text.
+    images = sorted(out.glob("img-*.png"))
+    assert images and len(images) == len(result.images)
+    assert all(p.read_bytes().startswith(PNG_MAGIC) for p in images)
+    assert f"]({images[0].name})" in channel
+    summary = (out / "summary.md").read_text()
+    assert "the campaign ended" in summary and "Alice, Bob, Carol" in summary
+    assert result.actions > 0 and result.channel_posts > 0
+
+
+async def test_same_seed_same_game(tmp_path: Path) -> None:
+    first = await run_demo("guess", tmp_path / "a", seed=11, players=2)
+    second = await run_demo("guess", tmp_path / "b", seed=11, players=2)
+    for name in ("channel.md", "dm-alice.md", "dm-bob.md"):
+        assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
+    assert first.actions == second.actions
+
+
+async def test_absent_player_is_carried_by_deadlines_and_reminders(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = await run_demo("guess", out, seed=2, players=2, absent={2})
+    assert result.finished
+    assert result.clock_jumps > 0
+    # Two days per step: the virtual clock ran well past the start.
+    assert (result.ended - result.started).total_seconds() >= 48 * 3600
+    # The absent seat is still told things by DM (at least its locked default guesses).
+    assert "dm-bob.md" in {p.name for p in out.iterdir()}
+
+
+async def test_too_many_steps_fails_clearly_and_keeps_the_transcript(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with pytest.raises(DemoFailed, match="did not end within 3 steps"):
+        await run_demo("guess", out, seed=1, players=2, max_steps=3)
+    assert (out / "channel.md").exists()
+    assert "did NOT end" in (out / "summary.md").read_text()
+
+
+async def test_rule_set_options_are_applied(tmp_path: Path) -> None:
+    short = await run_demo("guess", tmp_path / "s", seed=4, players=2, options={"target": "1"})
+    long = await run_demo("guess", tmp_path / "l", seed=4, players=2, options={"target": "6"})
+    assert short.finished and long.finished
+    assert short.actions < long.actions
+
+
+async def test_bad_requests_are_refused_before_any_file_is_written(tmp_path: Path) -> None:
+    with pytest.raises(NotFound, match="Unknown rule set 'nope'"):
+        await run_demo("nope", tmp_path / "x")
+    with pytest.raises(InvalidInput, match="2 to 4 players"):
+        await run_demo("guess", tmp_path / "x", players=9)
+    with pytest.raises(InvalidInput, match="seat numbers 1 to 2"):
+        await run_demo("guess", tmp_path / "x", players=2, absent={3})
+    assert not (tmp_path / "x").exists()
+
+
+async def test_old_demo_files_are_replaced_other_files_kept(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "dm-zed.md").write_text("stale")
+    (out / "notes.txt").write_text("mine")
+    await run_demo("guess", out, seed=3, players=2)
+    assert not (out / "dm-zed.md").exists()
+    assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_cli_demo_writes_transcript(tmp_path: Path) -> None:
+    out_dir = tmp_path / "cli-out"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    argv = ["demo", "guess", "--seed", "9", "--players", "2", "--set", "target=2"]
+    argv += ["--absent", "2", "--out", str(out_dir)]
+    code = main(argv, env={}, out=stdout, err=stderr)
+    assert code == 0, stderr.getvalue()
+    assert "the campaign ended" in stdout.getvalue()
+    assert f"transcript written to {out_dir}" in stdout.getvalue()
+    assert (out_dir / "channel.md").exists() and (out_dir / "dm-alice.md").exists()
+
+
+def test_cli_demo_unknown_rule_set_is_a_usage_error(tmp_path: Path) -> None:
+    stderr = io.StringIO()
+    code = main(["demo", "nope", "--out", str(tmp_path)], env={}, out=io.StringIO(), err=stderr)
+    assert code == 2
+    assert "Unknown rule set 'nope'" in stderr.getvalue()
+
+
+def test_cli_demo_that_does_not_finish_exits_1(tmp_path: Path) -> None:
+    stderr = io.StringIO()
+    argv = ["demo", "guess", "--out", str(tmp_path), "--max-steps", "2"]
+    code = main(argv, env={}, out=io.StringIO(), err=stderr)
+    assert code == 1
+    assert "demo failed: the game did not end within 2 steps" in stderr.getvalue()

@@ -1,0 +1,177 @@
+"""Create, join, leave, start, settings, status, end, listings: and every refusal."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.campaign import CampaignService
+from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
+from storage import Database
+from tests.campaign.conftest import (
+    ADMIN,
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    GM,
+    GUILD,
+    SEED,
+    channel_texts,
+    outbox,
+    started,
+)
+
+
+async def test_create_makes_the_creator_gm_and_stores_the_seed(
+    service: CampaignService, db: Database
+) -> None:
+    info = await service.create(GM, GUILD, CHANNEL, "guess", "  Dice Cup ")
+    assert (info.status, info.gm_user_id, info.name, info.seats) == ("setup", GM.user_id,
+                                                                     "Dice Cup", [])
+    row = await db.fetchone("SELECT seed FROM campaigns WHERE id = ?", (info.id,))
+    assert row is not None and row[0] == SEED
+
+
+async def test_create_refusals(service: CampaignService) -> None:
+    with pytest.raises(NotFound, match="Unknown rule set"):
+        await service.create(GM, GUILD, CHANNEL, "nope", "x")
+    with pytest.raises(InvalidInput):
+        await service.create(GM, GUILD, CHANNEL, "guess", " ")
+    await service.create(GM, GUILD, CHANNEL, "guess", "one")
+    with pytest.raises(InvalidState, match="already has a campaign"):
+        await service.create(BOB, GUILD, CHANNEL, "guess", "two")
+    with pytest.raises(NotFound, match="parent"):
+        await service.create(GM, GUILD, CHANNEL + 1, "guess", "battle", parent_id=999)
+
+
+async def test_join_takes_the_next_seat_and_refuses_twice_full_and_after_start(
+    service: CampaignService,
+) -> None:
+    await service.create(GM, GUILD, CHANNEL, "guess", "Dice Cup")
+    assert (await service.join(ALICE, CHANNEL)).seat == 1
+    assert (await service.join(BOB, CHANNEL)).seat == 2
+    with pytest.raises(InvalidState, match="already hold seat 1"):
+        await service.join(ALICE, CHANNEL)
+    await service.join(CAROL, CHANNEL)
+    await service.join(DAVE, CHANNEL)
+    with pytest.raises(InvalidState, match="All 4 seats"):
+        await service.join(GM, CHANNEL)
+    await service.start(GM, CHANNEL)
+    with pytest.raises(InvalidState, match="already started"):
+        await service.join(GM, CHANNEL)
+    with pytest.raises(NotFound):
+        await service.join(ALICE, CHANNEL + 1)
+
+
+async def test_leave_before_start_only_and_seats_close_up_at_start(
+    service: CampaignService,
+) -> None:
+    await service.create(GM, GUILD, CHANNEL, "guess", "Dice Cup")
+    for p in (ALICE, BOB, CAROL):
+        await service.join(p, CHANNEL)
+    await service.leave(ALICE, CHANNEL)
+    with pytest.raises(NotFound):
+        await service.leave(ALICE, CHANNEL)
+    info = await service.start(GM, CHANNEL)
+    assert [(s.seat, s.name) for s in info.seats] == [(1, "Bob"), (2, "Carol")]
+    with pytest.raises(InvalidState, match="only leave before the start"):
+        await service.leave(BOB, CHANNEL)
+
+
+async def test_start_is_gm_only_and_checks_the_seat_count(service: CampaignService) -> None:
+    await service.create(GM, GUILD, CHANNEL, "guess", "Dice Cup")
+    await service.join(ALICE, CHANNEL)
+    with pytest.raises(InvalidState, match="needs 2 to 4 players; 1 joined"):
+        await service.start(GM, CHANNEL)
+    await service.join(BOB, CHANNEL)
+    with pytest.raises(PermissionDenied):
+        await service.start(ALICE, CHANNEL)
+    info = await service.start(ADMIN, CHANNEL)  # a server admin acts as GM
+    assert info.status == "running" and info.step_no == 1
+    with pytest.raises(InvalidState):
+        await service.start(GM, CHANNEL)
+
+
+async def test_start_posts_one_channel_line_and_one_dm_panel_per_seat(
+    service: CampaignService, db: Database
+) -> None:
+    info = await started(service, ALICE, BOB, CAROL)
+    rows = await outbox(db)
+    opening = channel_texts(rows)[-1]
+    assert "Waiting for orders from: Alice, Bob, Carol (deadline <t:" in opening
+    panels = [r for r in rows if r.kind == "dm"]
+    assert sorted(r.user_id for r in panels) == [ALICE.user_id, BOB.user_id, CAROL.user_id]
+    assert {r.panel for r in panels} == {(info.id, 1, 1), (info.id, 1, 2), (info.id, 1, 3)}
+
+
+async def test_settings_validate_everything_before_changing_anything(
+    service: CampaignService,
+) -> None:
+    await service.create(GM, GUILD, CHANNEL, "guess", "Dice Cup")
+    shown = await service.settings(GM, CHANNEL, {})
+    assert shown == {"step_hours": "48", "reminders": "12,1", "on_deadline": "default",
+                     "target": "3", "defaults": "True"}
+    with pytest.raises(InvalidInput, match="Allowed: step_hours, reminders, on_deadline, target"):
+        await service.settings(GM, CHANNEL, {"step_hours": "5", "colour": "red"})
+    with pytest.raises(InvalidInput, match="on_deadline"):
+        await service.settings(GM, CHANNEL, {"step_hours": "5", "on_deadline": "later"})
+    with pytest.raises(InvalidInput, match="target"):
+        await service.settings(GM, CHANNEL, {"step_hours": "5", "target": "99"})
+    with pytest.raises(InvalidInput, match="step_hours"):
+        await service.settings(GM, CHANNEL, {"step_hours": "-1"})
+    assert (await service.settings(GM, CHANNEL, {}))["step_hours"] == "48"  # nothing changed
+    with pytest.raises(PermissionDenied):
+        await service.settings(ALICE, CHANNEL, {"step_hours": "5"})
+    shown = await service.settings(GM, CHANNEL, {"step_hours": "6.5", "reminders": "1, 3",
+                                                 "target": "2"})
+    assert (shown["step_hours"], shown["reminders"], shown["target"]) == ("6.5", "3,1", "2")
+
+
+async def test_rule_options_only_before_start_timing_any_time(service: CampaignService) -> None:
+    await started(service, ALICE, BOB)
+    with pytest.raises(InvalidState, match="before the start"):
+        await service.settings(GM, CHANNEL, {"target": "5"})
+    assert (await service.settings(GM, CHANNEL, {"reminders": "none"}))["reminders"] == "none"
+
+
+async def test_status_shows_names_pending_never_content(
+    service: CampaignService, clock: object
+) -> None:
+    info = await started(service, ALICE, BOB)
+    await service.submit(ALICE, info.id, 1, {"type": "guess", "number": "6"})
+    as_bob = await service.status(CHANNEL, BOB.user_id)
+    assert as_bob.pending == ["Bob"] and as_bob.deadline is not None and not as_bob.paused
+    assert "You are seat 2" in as_bob.text
+    public = await service.status(CHANNEL, 4242)
+    assert "You are seat" not in public.text
+    assert "6" not in " ".join(public.pending)
+
+
+async def test_end_and_listings(service: CampaignService, db: Database) -> None:
+    info = await started(service, ALICE, BOB)
+    await service.create(GM, GUILD, CHANNEL + 1, "guess", "Second")
+    assert [c.name for c in await service.list_campaigns(GUILD)] == ["Dice Cup", "Second"]
+    assert [c.id for c in await service.campaigns_of_user(ALICE.user_id)] == [info.id]
+    with pytest.raises(PermissionDenied):
+        await service.end(ALICE, CHANNEL, "bored")
+    await service.end(GM, CHANNEL, "bored")
+    assert "The GM ended **Dice Cup**: bored" in channel_texts(await outbox(db))[-1]
+    assert [c.name for c in await service.list_campaigns(GUILD)] == ["Second"]
+    assert await service.campaigns_of_user(ALICE.user_id) == []
+    assert await service.next_wakeup() is None  # its deadline is gone
+    with pytest.raises(NotFound):
+        await service.status(CHANNEL, ALICE.user_id)
+    # the channel is free again
+    await service.create(GM, GUILD, CHANNEL, "guess", "Rematch")
+
+
+async def test_a_battle_reports_to_its_parent_when_it_ends(
+    service: CampaignService, db: Database
+) -> None:
+    parent = await service.create(GM, GUILD, CHANNEL, "guess", "Campaign")
+    await service.create(GM, GUILD, 777, "guess", "Skirmish", parent_id=parent.id,
+                         parent_ref="battle:3")
+    await service.end(GM, 777, "draw")
+    note = [r for r in await outbox(db) if r.channel_id == CHANNEL][-1].content
+    assert "Battle **Skirmish** (battle:3) is over" in note

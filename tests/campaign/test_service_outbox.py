@@ -1,0 +1,92 @@
+"""The outbox API, pictures on events, closed DMs, and the 2000-character split."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.campaign import CampaignService
+from bot.campaign.messages import MESSAGE_LIMIT, split
+from storage import Database
+from tests.campaign.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    FakeClock,
+    channel_texts,
+    dms_to,
+    guess,
+    outbox,
+    started,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def test_dispatcher_api_pending_sent_retry_failed(
+    service: CampaignService, clock: FakeClock, wakes: list[int]
+) -> None:
+    await started(service, ALICE, BOB)
+    assert wakes  # every commit that queued messages woke the dispatcher
+    pending = await service.outbox_pending(100)
+    assert [m.kind for m in pending][:3] == ["channel", "channel", "channel"]
+    panel = next(m for m in pending if m.panel is not None)
+    assert panel.kind == "dm" and panel.user_id == ALICE.user_id and panel.panel.seat == 1
+    await service.outbox_sent(pending[0].id, 1234)
+    await service.outbox_retry_later(pending[1].id, "HTTP 503")
+    await service.outbox_failed(pending[2].id, "HTTP 403 code 50001")
+    left = [m.id for m in await service.outbox_pending(100)]
+    assert pending[0].id not in left and pending[1].id not in left and pending[2].id not in left
+    clock.advance(1)
+    assert pending[1].id in [m.id for m in await service.outbox_pending(100)]
+
+
+async def test_reveal_carries_the_rendered_picture(
+    service: CampaignService, db: Database
+) -> None:
+    info = await started(service, ALICE, BOB)
+    await service.submit(ALICE, info.id, 1, guess(3))
+    await service.submit(BOB, info.id, 1, guess(5))
+    reveal = [m for m in await service.outbox_pending(100) if "the die shows" in m.content]
+    assert len(reveal) == 1 and reveal[0].files[0][0] == "board.png"
+    assert reveal[0].files[0][1].startswith(PNG)
+    logged = await db.fetchall("SELECT audience, seat, kind FROM events WHERE kind != 'start'")
+    assert sorted(tuple(r) for r in logged) == [
+        ("public", None, "roll"), ("seat", 1, "locked"), ("seat", 2, "locked")]
+
+
+async def test_closed_dms_stop_dms_and_tell_the_channel_once(
+    service: CampaignService, db: Database
+) -> None:
+    info = await started(service, ALICE, BOB, CAROL)
+    await service.dm_closed(ALICE.user_id)
+    await service.dm_closed(ALICE.user_id)  # already known: nothing new
+    notes = [t for t in channel_texts(await outbox(db)) if "cannot send you direct" in t]
+    assert notes == ["Alice: I cannot send you direct messages. Use /orders here to see and "
+                     "give your orders."]
+    assert all(r.status == "failed" for r in dms_to(await outbox(db), ALICE))
+    status = await service.status(CHANNEL, ALICE.user_id)
+    assert [s.dm_ok for s in status.seats] == [False, True, True]
+    sent_before = len(dms_to(await outbox(db), ALICE))
+    for p, n in ((ALICE, 1), (BOB, 2), (CAROL, 3)):
+        await service.submit(p, info.id, 1, guess(n))
+    assert len(dms_to(await outbox(db), ALICE)) == sent_before  # no more DMs to Alice
+    assert len(await service.panels_for(info.id, ALICE.user_id)) == 1  # /orders still works
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.text(alphabet="ab \n", max_size=2500),
+                          st.sampled_from([" " * 30, "x" * 1999, "y" * 4001])), max_size=6))
+def test_split_fits_discord_and_keeps_every_character(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    parts = split(text)
+    assert all(len(p) <= MESSAGE_LIMIT and p.strip() for p in parts)
+    # every visible character survives, in order
+    assert "".join("".join(parts).split()) == "".join(text.split())
+
+
+def test_split_keeps_short_texts_whole_and_cuts_on_lines() -> None:
+    assert split("a\n\nb") == ["a\n\nb"]
+    assert split("   ") == []
+    assert split("a" * 1500 + "\n" + "b" * 1500) == ["a" * 1500, "b" * 1500]

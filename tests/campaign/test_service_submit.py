@@ -1,0 +1,160 @@
+"""Sealed submissions, turn actions, panels and drafts; refusals; atomic writes; concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.campaign import CampaignService
+from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied, RulesError
+from storage import Database
+from tests.campaign.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    GM,
+    channel_texts,
+    dms_to,
+    guess,
+    outbox,
+    started,
+)
+from tests.support.guess import RULESET
+
+
+async def test_sealed_orders_are_stored_changed_and_revealed_together(
+    service: CampaignService, db: Database
+) -> None:
+    info = await started(service, ALICE, BOB, CAROL)
+    before = len(await outbox(db))
+    first = await service.submit(ALICE, info.id, 1, guess(6))
+    assert (first.resolved, first.replaced, first.waiting_for) == (False, False, ["Bob", "Carol"])
+    changed = await service.submit(ALICE, info.id, 1, guess(2))
+    assert changed.replaced and not changed.resolved
+    await service.submit(BOB, info.id, 1, guess(5))
+    rows = (await outbox(db))[before:]
+    progress = channel_texts(rows)
+    # one line per first submission, names only; a change posts nothing
+    assert progress == ["Alice's orders are in (1 of 3); still waiting for Bob, Carol.",
+                        "Bob's orders are in (2 of 3); still waiting for Carol."]
+    panel = await service.panel(info.id, 1, 1)
+    assert panel.submitted == guess(2)
+    last = await service.submit(CAROL, info.id, 1, guess(4))
+    assert last.resolved
+    reveal = channel_texts((await outbox(db))[before:])[2:]
+    assert len(reveal) == 1  # the reveal and the next step's line: one message
+    assert "Guesses: Alice 2, Bob 5, Carol 4" in reveal[0] and "It is Alice's turn" in reveal[0]
+    assert "Your guess was locked as 2." in dms_to(await outbox(db), ALICE)[-1].content
+
+
+async def test_pending_list_and_progress_never_show_content(
+    service: CampaignService, db: Database
+) -> None:
+    info = await started(service, ALICE, BOB, CAROL)
+    await service.submit(ALICE, info.id, 1, {"type": "guess", "number": "5"})
+    status = await service.status(CHANNEL, CAROL.user_id)
+    assert status.pending == ["Bob", "Carol"]
+    texts = channel_texts(await outbox(db)) + [status.text]
+    assert not any("5" in t.replace("(1 of 3)", "") and "orders are in" in t for t in texts)
+    events = await db.fetchall("SELECT kind, text FROM events")
+    assert [e["kind"] for e in events] == ["start"]  # a submission logs nothing before the reveal
+
+
+async def test_refusals(service: CampaignService) -> None:
+    info = await started(service, ALICE, BOB)
+    other = await started(service, CAROL, DAVE, channel=CHANNEL + 1)
+    with pytest.raises(PermissionDenied, match="no seat"):
+        await service.submit(ALICE, other.id, 1, guess(3))  # acting in another campaign
+    with pytest.raises(RulesError, match="not one of the choices"):
+        await service.submit(ALICE, info.id, 1, guess(7))
+    with pytest.raises(RulesError, match="Allowed here: guess"):
+        await service.submit(ALICE, info.id, 1, {"type": "bank"})
+    with pytest.raises(InvalidState, match="Step 0 is over"):
+        await service.submit(ALICE, info.id, 0, guess(3))
+    with pytest.raises(NotFound):
+        await service.submit(ALICE, 9999, 1, guess(3))
+    await service.submit(ALICE, info.id, 1, guess(3))
+    await service.submit(BOB, info.id, 1, guess(4))
+    with pytest.raises(InvalidState, match="Step 1 is over"):  # the step locked
+        await service.submit(ALICE, info.id, 1, guess(1))
+    with pytest.raises(PermissionDenied, match="It is Alice's turn, not yours"):
+        await service.submit(BOB, info.id, 2, {"type": "pass"})
+    with pytest.raises(InvalidState, match="is over"):
+        await service.panel(info.id, 1, 1)
+    with pytest.raises(PermissionDenied):
+        await service.panel(info.id, 2, 1, user_id=BOB.user_id)
+
+
+async def test_turn_actions_apply_at_once_in_seat_order(
+    service: CampaignService, db: Database
+) -> None:
+    info = await started(service, ALICE, BOB)
+    await service.submit(ALICE, info.id, 1, guess(3))
+    await service.submit(BOB, info.id, 1, guess(4))
+    result = await service.submit(ALICE, info.id, 2, {"type": "pass"})
+    assert result.kind == "turn" and result.resolved
+    assert "Alice passes.\nIt is Bob's turn" in channel_texts(await outbox(db))[-1]
+    await service.submit(BOB, info.id, 3, {"type": "bank"})
+    assert [p.request.step for p in await service.panels_for(info.id, ALICE.user_id)] == ["guess"]
+
+
+async def test_panels_and_drafts_survive_a_new_service(
+    service: CampaignService, db: Database, clock: object
+) -> None:
+    info = await started(service, ALICE, BOB)
+    [panel] = await service.panels_for(info.id, ALICE.user_id)
+    assert (panel.step_no, panel.seat, panel.request.step, panel.draft) == (1, 1, "guess", {})
+    assert panel.deadline is not None
+    assert panel.ref.custom_id("submit", "0") == f"adm:{info.id}:1:1:submit:0"
+    await service.save_draft(ALICE, info.id, 1, "guess", "number", ["4"])
+    with pytest.raises(InvalidInput):
+        await service.save_draft(ALICE, info.id, 1, "fly", "number", ["4"])
+    fresh = CampaignService(db, clock=clock)  # type: ignore[arg-type]
+    assert (await fresh.panel(info.id, 1, 1)).draft == {"guess": {"number": ["4"]}}
+    assert await fresh.panels_for(info.id, GM.user_id) == []
+
+
+async def test_two_players_submitting_at_once_both_land(
+    service: CampaignService, db: Database
+) -> None:
+    info = await started(service, ALICE, BOB, CAROL)
+    await asyncio.gather(
+        service.submit(ALICE, info.id, 1, guess(1)), service.submit(BOB, info.id, 1, guess(2))
+    )
+    status = await service.status(CHANNEL, ALICE.user_id)
+    assert status.pending == ["Carol"]
+    await service.submit(CAROL, info.id, 1, guess(3))
+    for _ in range(2):  # two bank/pass turns, then a new guessing step with everybody at once
+        status = await service.status(CHANNEL, ALICE.user_id)
+        seat = next(s for s in status.seats if s.name == status.pending[0])
+        await service.submit(next(a for a in (ALICE, BOB, CAROL) if a.user_id == seat.user_id),
+                             info.id, status.step_no, {"type": "pass"})
+    await service.submit(CAROL, info.id, 4, {"type": "pass"})
+    results = await asyncio.gather(*(service.submit(p, info.id, 5, guess(n))
+                                      for n, p in enumerate((ALICE, BOB, CAROL), start=1)))
+    assert sorted(r.resolved for r in results) == [False, False, True]
+    rows = await db.fetchall("SELECT seat FROM submissions WHERE step_no = 5")
+    assert len(rows) == 3
+
+
+async def test_nothing_is_half_written_when_the_rules_fail(
+    service: CampaignService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = await started(service, ALICE, BOB)
+    await service.submit(ALICE, info.id, 1, guess(3))
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("rule bug after the submission was written")
+
+    counts = "SELECT (SELECT COUNT(*) FROM outbox), (SELECT COUNT(*) FROM submissions)," \
+             " (SELECT COUNT(*) FROM snapshots), (SELECT version FROM campaigns)"
+    before = tuple(await db.fetchone(counts))  # type: ignore[arg-type]
+    monkeypatch.setattr(RULESET, "resolve", broken)
+    with pytest.raises(RuntimeError):
+        await service.submit(BOB, info.id, 1, guess(4))
+    assert tuple(await db.fetchone(counts)) == before  # type: ignore[arg-type]
+    monkeypatch.undo()
+    assert (await service.submit(BOB, info.id, 1, guess(4))).resolved

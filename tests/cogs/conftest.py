@@ -1,0 +1,67 @@
+"""simcord fixtures: a fresh bot on a real SQLite file, and a small server to play on."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+import pytest_asyncio
+import simcord
+from discord import app_commands
+
+from bot.client import AdmiraltyBot
+from bot.errors import UserError
+from bot.rules.base import Ruleset
+from bot.rules.dice import ScriptedDice
+from tests.cogs.simworld import World
+
+ROLL_DICE = [5, 2, 6, 1, 3, 4] * 4  # what /roll draws, in order
+
+
+def new_bot(db_path: Path) -> AdmiraltyBot:
+    return AdmiraltyBot(db_path, roll_dice=ScriptedDice(ROLL_DICE))
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "admiralty.db"
+
+
+@pytest.fixture
+def simcord_bot(db_path: Path, guess_rules: Ruleset) -> AdmiraltyBot:
+    return new_bot(db_path)
+
+
+def refusal(error: BaseException) -> bool:
+    """A UserError that reached the one error handler (a refusal, not a bug)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, UserError)
+
+
+@pytest_asyncio.fixture
+async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
+    env = simcord_env
+    guild = env.create_guild("Fleet")
+    chan = guild.create_text_channel("war-room")
+    other = guild.create_text_channel("other-front")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    w = World(
+        env=env,
+        guild=guild,
+        chan=chan,
+        other_chan=other,
+        gm=guild.add_member(env.create_user("gm")),
+        alice=guild.add_member(env.create_user("alice")),
+        bob=guild.add_member(env.create_user("bob")),
+        carol=guild.add_member(env.create_user("carol")),
+        admin=guild.add_member(env.create_user("admin"), roles=[admins]),
+    )
+    await env.settle()
+    yield w
+    # Refusals go through tree.on_error, which simcord records; anything else is a bug.
+    bugs = [e for e in env.errors if not refusal(e)]
+    if bugs:
+        raise ExceptionGroup("the bot raised errors that are not refusals", bugs)

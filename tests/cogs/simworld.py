@@ -1,0 +1,61 @@
+"""Helpers for the simcord tests: the small server, and reading where messages went."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import simcord
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    guild: simcord.GuildHandle
+    chan: simcord.ChannelHandle
+    other_chan: simcord.ChannelHandle
+    gm: simcord.MemberActor
+    alice: simcord.MemberActor
+    bob: simcord.MemberActor
+    carol: simcord.MemberActor
+    admin: simcord.MemberActor
+
+
+# ---------------------------------------------------------------- reading what happened
+
+
+def texts(channel: simcord.ChannelHandle) -> list[str]:
+    return [m.content for m in channel.history()]
+
+
+def dm_texts(member: simcord.MemberActor) -> list[str]:
+    return [m.content for m in member.user.dm_channel.history()]
+
+
+def last_dm(member: simcord.MemberActor) -> discord.Message:
+    message = member.user.dm_channel.last_message
+    assert message is not None, f"{member.name} has no DM"
+    return message
+
+
+def custom_ids(message: Any) -> list[str]:
+    """Every custom id on a message (discord.Message or simcord ResponseMessage)."""
+    out: list[str] = []
+    if isinstance(message, discord.Message):
+        for row in message.components:
+            for child in getattr(row, "children", []):
+                if getattr(child, "custom_id", None):
+                    out.append(child.custom_id)
+        return out
+    for row in message.components:
+        for child in row.get("components", []):
+            if child.get("custom_id"):
+                out.append(child["custom_id"])
+    return out
+
+
+def select_id(message: Any) -> str:
+    ids = [c for c in custom_ids(message) if ":sel:" in c]
+    assert ids, f"no Select on {message.content!r}"
+    return ids[0]

@@ -1,0 +1,153 @@
+"""The generic panel's layout respects Discord's limits for any Request (no Discord needed)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.campaign.models import Panel
+from bot.errors import InvalidInput
+from bot.rules.base import ActionSpec, InputField, Option, Request
+from cogs.panel_view import (
+    BUTTON_TEMPLATE,
+    SELECT_TEMPLATE,
+    Mode,
+    build_action,
+    describe_action,
+    merge_chunk,
+    page_count,
+    render,
+)
+
+
+def field(name: str, n: int, max_values: int = 1, min_values: int = 1) -> InputField:
+    return InputField(
+        name=name,
+        label=name.title(),
+        options=[Option(value=f"v{i}", label=f"Option {i}") for i in range(n)],
+        min_values=min_values,
+        max_values=max_values,
+    )
+
+
+def panel(*specs: ActionSpec, draft: dict[str, Any] | None = None, **kw: Any) -> Panel:
+    request = Request(seat=2, kind="sealed", step="orders", prompt="Give orders.",
+                      actions=list(specs))
+    return Panel(campaign_id=12, step_no=34, seat=2, request=request, draft=draft or {},
+                 submitted=kw.get("submitted"),
+                 deadline=kw.get("deadline"))
+
+
+def components(view: discord.ui.View) -> list[dict[str, Any]]:
+    return view.to_components()
+
+
+def check_limits(view: discord.ui.View) -> None:
+    rows = components(view)
+    assert len(rows) <= 5
+    for row in rows:
+        children = row["components"]
+        assert 1 <= len(children) <= 5
+        for child in children:
+            assert len(child["custom_id"]) <= 100
+            if child["type"] == 3:  # select
+                assert len(children) == 1
+                assert 1 <= len(child["options"]) <= 25
+                assert 0 <= child["min_values"] <= child["max_values"] <= len(child["options"])
+
+
+def test_one_spec_with_fields_opens_on_its_selects() -> None:
+    content, view = render(panel(ActionSpec(type="guess", label="Guess", fields=[field("n", 6)]),
+                                 deadline=datetime(2030, 1, 1, tzinfo=UTC)))
+    assert "Give orders." in content and "<t:1893456000:R>" in content
+    ids = [c["custom_id"] for row in components(view) for c in row["components"]]
+    assert ids == ["adm:12:34:2:sel:0.0.0.0", "adm:12:34:2:sub:0"]
+    check_limits(view)
+
+
+def test_several_specs_give_one_button_each() -> None:
+    specs = [ActionSpec(type="bank", label="Bank"),
+             ActionSpec(type="move", label="Move", fields=[field("to", 3)]),
+             ActionSpec(type="burn", label="Burn", confirm="Costs 2 fuel.")]
+    content, view = render(panel(*specs))
+    ids = [c["custom_id"] for row in components(view) for c in row["components"]]
+    # No fields and no confirm: submits at once; otherwise opens the spec's page.
+    assert ids == ["adm:12:34:2:sub:0", "adm:12:34:2:open:1", "adm:12:34:2:open:2"]
+    content, view = render(panel(*specs), Mode(spec=2))
+    assert "Costs 2 fuel." in content
+    labels = [c.get("label") for row in components(view) for c in row["components"]]
+    assert labels == ["Submit", "Back"]
+
+
+def test_a_field_of_60_options_is_split_into_selects_of_25() -> None:
+    content, view = render(panel(ActionSpec(type="t", label="T", fields=[field("n", 60)])))
+    check_limits(view)
+    selects = [c for row in components(view) for c in row["components"] if c["type"] == 3]
+    assert [len(s["options"]) for s in selects] == [25, 25, 10]
+    assert all(s["min_values"] == 0 for s in selects)
+
+
+def test_many_fields_page_with_prev_and_next() -> None:
+    spec = ActionSpec(type="t", label="T", fields=[field(f"f{i}", 30) for i in range(4)])
+    assert page_count(spec) == 2  # 8 selects, 4 a page
+    _content, view = render(panel(spec), Mode(spec=0, page=0))
+    check_limits(view)
+    labels = [c.get("label") for row in components(view) for c in row["components"]]
+    assert "Next ▶" in labels and "◀ Prev" not in labels
+    _content, view = render(panel(spec), Mode(spec=0, page=1))
+    labels = [c.get("label") for row in components(view) for c in row["components"]]
+    assert "◀ Prev" in labels and "Next ▶" not in labels
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    sizes=st.lists(
+        st.lists(st.integers(min_value=0, max_value=120), min_size=0, max_size=7),
+        min_size=1, max_size=30,
+    ),
+    spec=st.integers(min_value=-1, max_value=30),
+    page=st.integers(min_value=0, max_value=10),
+)
+def test_any_request_renders_within_discord_limits(
+    sizes: list[list[int]], spec: int, page: int
+) -> None:
+    specs = [ActionSpec(type=f"a{i}", label=f"Action {i}" * 20,
+                        fields=[field(f"f{j}", n, max_values=3) for j, n in enumerate(fields)])
+             for i, fields in enumerate(sizes)]
+    content, view = render(panel(*specs), Mode(spec=None if spec < 0 else spec, page=page))
+    assert len(content) <= 2000
+    check_limits(view)
+
+
+def test_templates_match_the_ids_they_make() -> None:
+    import re
+
+    assert re.fullmatch(BUTTON_TEMPLATE, "adm:1:2:3:sub:0")
+    assert re.fullmatch(BUTTON_TEMPLATE, "adm:1:2:3:back")
+    assert not re.fullmatch(BUTTON_TEMPLATE, "adm:1:2:3:sel:0.0.0.0")
+    assert re.fullmatch(SELECT_TEMPLATE, "adm:1:2:3:sel:0.0.0.0")
+
+
+def test_build_action_uses_the_drafts_and_refuses_missing_choices() -> None:
+    spec = ActionSpec(type="move", label="Move",
+                      fields=[field("to", 3), field("ships", 5, max_values=3, min_values=0)])
+    p = panel(spec, draft={"move": {"to": ["v2"], "ships": ["v1", "v4"]}})
+    assert build_action(p, spec) == {"type": "move", "to": "v2", "ships": ["v1", "v4"]}
+    assert describe_action(p.request, build_action(p, spec)) == (
+        "Move (To: Option 2; Ships: Option 1, Option 4)"
+    )
+    with pytest.raises(InvalidInput, match="Choose To first"):
+        build_action(panel(spec), spec)
+
+
+def test_merge_keeps_choices_made_in_the_other_parts_of_a_split_field() -> None:
+    many = field("n", 60, max_values=5)
+    assert merge_chunk(many, 1, ["v1", "v30"], ["v31"]) == ["v1", "v31"]
+    single = field("n", 60)
+    assert merge_chunk(single, 2, ["v1"], ["v55"]) == ["v55"]
+    assert merge_chunk(single, 2, ["v1"], []) == ["v1"]

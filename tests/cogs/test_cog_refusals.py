@@ -1,0 +1,80 @@
+"""Refusals: ephemeral, clear, and nothing changed."""
+
+from __future__ import annotations
+
+from tests.cogs.simworld import World, last_dm, select_id, texts
+from tests.cogs.test_cog_lifecycle import guess, open_campaign, start
+
+
+async def test_joining_twice_is_refused(world: World) -> None:
+    await open_campaign(world, ("alice",))
+    again = await world.alice.slash(world.chan, "campaign join")
+    assert again.ephemeral
+    assert "already" in again.response.content.lower()
+    assert sum("joined as seat" in t for t in texts(world.chan)) == 1
+
+
+async def test_joining_after_the_start_is_refused(world: World) -> None:
+    await start(world)
+    late = await world.carol.slash(world.chan, "campaign join")
+    assert late.ephemeral
+
+
+async def test_create_twice_in_one_channel_is_refused(world: World) -> None:
+    await open_campaign(world, ())
+    again = await world.carol.slash(world.chan, "campaign create", ruleset="guess", name="X")
+    assert again.ephemeral
+
+
+async def test_create_is_refused_in_a_dm(world: World) -> None:
+    result = await world.alice.user.slash("campaign create", ruleset="guess", name="X")
+    assert result.ephemeral
+    assert "not in DMs" in result.response.content
+
+
+async def test_create_is_refused_outside_a_text_channel(world: World) -> None:
+    voice = world.guild.create_voice_channel("bridge")
+    result = await world.alice.slash(voice, "campaign create", ruleset="guess", name="X")
+    assert result.ephemeral
+    assert "text channel" in result.response.content
+
+
+async def test_unknown_ruleset_lists_the_available_ones(world: World) -> None:
+    result = await world.gm.slash(world.chan, "campaign create", ruleset="chess", name="X")
+    assert result.ephemeral
+    assert "guess" in result.response.content
+
+
+async def test_a_panel_of_a_step_that_is_over_says_so(world: World) -> None:
+    await start(world)
+    bob_guess_panel = last_dm(world.bob)
+    await guess(world, "alice", "2")
+    await guess(world, "bob", "6")
+    # Bob is not on turn in the bank step; his old guess panel cannot act any more.
+    await world.bob.user.select(bob_guess_panel, ["3"], custom_id=select_id(bob_guess_panel))
+    stale = await world.bob.user.click(bob_guess_panel, label="Submit")
+    assert stale.ephemeral or stale.followups
+    answer = stale.response if stale.response is not None else stale.followups[0]
+    assert "step that is over" in answer.content
+    assert sum("Guesses" in t for t in texts(world.chan)) == 1
+
+
+async def test_panels_of_two_campaigns_do_not_mix(world: World) -> None:
+    await start(world)
+    await world.carol.slash(world.other_chan, "campaign create", ruleset="guess", name="Cup B")
+    await world.alice.slash(world.other_chan, "campaign join")
+    await world.carol.slash(world.other_chan, "campaign join")
+    await world.carol.slash(world.other_chan, "campaign start")
+    panel_b = last_dm(world.alice)
+    assert "Guess the roll" in panel_b.content
+    await world.alice.user.select(panel_b, ["5"], custom_id=select_id(panel_b))
+    await world.alice.user.click(panel_b, label="Submit")
+    status_a = await world.alice.slash(world.chan, "campaign status")
+    status_b = await world.alice.slash(world.other_chan, "campaign status")
+    assert "alice" in waiting_line(status_a.response.content)
+    assert "alice" not in waiting_line(status_b.response.content)
+    assert "carol" in waiting_line(status_b.response.content)
+
+
+def waiting_line(status: str) -> str:
+    return next(line for line in status.splitlines() if line.startswith("Waiting for"))

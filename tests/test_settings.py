@@ -1,0 +1,155 @@
+"""Settings: TOML + environment, every problem reported with its key, token only from env."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bot.errors import InvalidInput
+from bot.settings import Settings, config_problems, load_settings, parse_reminders
+
+REPO = Path(__file__).resolve().parent.parent
+
+BAD = """
+foo = 1
+token = "abc"
+log_level = "LOUD"
+guild_ids = [1, -5]
+
+[timing]
+step_hours = -1
+reminders = "12,x"
+on_deadline = "never"
+bar = 2
+
+[outbox]
+max_attempts = 0
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "config.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_defaults_without_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no ./config.toml here
+    settings = load_settings(env={})
+    assert settings.database_path == Path("data/admiralty.db")
+    assert settings.log_level == "INFO"
+    assert settings.guild_ids == []
+    assert settings.timing.step_hours == 48
+    assert settings.timing.reminders == "12,1"
+    assert settings.timing.on_deadline == "default"
+    assert settings.token is None
+
+
+def test_every_problem_is_reported_with_its_key(tmp_path: Path) -> None:
+    problems = config_problems(write(tmp_path, BAD))
+    assert len(problems) == 9, problems
+    text = "\n".join(problems)
+    assert "unknown key 'foo' (allowed: database_path, log_level, guild_ids" in text
+    assert "unknown key 'timing.bar' (allowed: step_hours, reminders, on_deadline)" in text
+    assert "token: the bot token is never read from the config file" in text
+    assert "DISCORD_TOKEN" in text
+    assert "log_level: must be one of 'DEBUG'" in text
+    assert "guild_ids: -5 is not a Discord guild id" in text
+    assert "timing.step_hours: must be >= 0" in problems
+    assert "timing.reminders: 'x' is not a number" in text
+    assert "timing.on_deadline: must be one of 'default' or 'wait'" in problems
+    assert "outbox.max_attempts: must be >= 1" in problems
+
+
+def test_load_settings_raises_with_all_problems(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput) as info:
+        load_settings(write(tmp_path, BAD), env={})
+    assert info.value.message.count("\n") == 9
+    assert "timing.step_hours" in info.value.message and "unknown key 'foo'" in info.value.message
+
+
+def test_bad_toml_names_the_file_and_line(tmp_path: Path) -> None:
+    problems = config_problems(write(tmp_path, "log_level = \n"))
+    assert len(problems) == 1
+    assert "not valid TOML" in problems[0] and "line 1" in problems[0]
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert config_problems(tmp_path / "nope.toml") == [f"{tmp_path / 'nope.toml'}: file not found"]
+
+
+def test_token_only_from_environment(tmp_path: Path) -> None:
+    path = write(tmp_path, 'log_level = "debug"\n')
+    settings = load_settings(path, env={"DISCORD_TOKEN": " secret-token "})
+    assert settings.log_level == "DEBUG"
+    assert settings.token is not None and settings.token.get_secret_value() == "secret-token"
+    # The token never shows in a dump or a repr (logs, check-config output).
+    assert "secret-token" not in repr(settings)
+    assert "token" not in settings.model_dump()
+
+
+def test_environment_overrides_file(tmp_path: Path) -> None:
+    path = write(tmp_path, 'database_path = "a.db"\n[timing]\nstep_hours = 12\n')
+    env = {
+        "ADMIRALTY_DATABASE_PATH": "b.db",
+        "ADMIRALTY_TIMING__REMINDERS": "6",
+        "ADMIRALTY_GUILD_IDS": "11, 22",
+    }
+    settings = load_settings(path, env=env)
+    assert settings.database_path == Path("b.db")
+    assert settings.timing.step_hours == 12
+    assert settings.timing.reminders == "6"
+    assert settings.guild_ids == [11, 22]
+
+
+def test_bad_environment_override_is_reported_with_its_key(tmp_path: Path) -> None:
+    path = write(tmp_path, "")
+    env = {"ADMIRALTY_TIMING__STEP_HOURS": "-3", "ADMIRALTY_COLOUR": "red"}
+    problems = config_problems(path, env=env)
+    assert problems == [
+        "timing.step_hours: must be >= 0 (from ADMIRALTY_TIMING__STEP_HOURS)",
+        "unknown key 'colour' (allowed: database_path, log_level, guild_ids, demo_output, "
+        "timing, outbox) (from ADMIRALTY_COLOUR)",
+    ]
+    with pytest.raises(InvalidInput, match="from ADMIRALTY_TIMING__STEP_HOURS"):
+        load_settings(path, env=env)
+
+
+def test_config_path_from_environment_and_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, 'log_level = "WARNING"\n')
+    assert load_settings(env={}).log_level == "WARNING"
+    other = write(tmp_path, 'log_level = "ERROR"\n', name="other.toml")
+    assert load_settings(env={"ADMIRALTY_CONFIG": str(other)}).log_level == "ERROR"
+
+
+def test_reminders_parse() -> None:
+    assert parse_reminders("1, 12") == [12.0, 1.0]
+    assert parse_reminders("") == []
+    with pytest.raises(ValueError, match="is not > 0"):
+        parse_reminders("0")
+
+
+def test_example_config_is_complete_and_valid() -> None:
+    """config.example.toml names every setting (uncommented) and passes the check."""
+    path = REPO / "config.example.toml"
+    assert config_problems(path) == []
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    top = {k for k in Settings.model_fields if k != "token"}
+    assert set(data) == top
+    for table in ("timing", "outbox"):
+        assert set(data[table]) == set(Settings.model_fields[table].annotation.model_fields)
+    # The example holds the defaults, so copying it changes nothing.
+    assert Settings.model_validate(data) == Settings()
+
+
+def test_infinite_hours_are_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, "[timing]\nstep_hours = inf\n[outbox]\nretry_max_seconds = nan\n")
+    assert config_problems(path) == [
+        "timing.step_hours: must be a finite number",
+        "outbox.retry_max_seconds: must be a finite number",
+    ]
