@@ -1,8 +1,11 @@
 """The SQLite connection: PRAGMAs, numbered migrations, transactions.
 
-One writer connection (all writes go through ``transaction()``, one at a time) and one reader
-connection for display queries: with WAL the reader sees only committed data, so a status
-display never shows half of another coroutine's open transaction.
+Writes go through ``transaction()``, one at a time, on a writer connection owned by one
+worker thread. A transaction's writes are queued and sent to that thread together with the
+next read or with the COMMIT, so a typical intent (no reads: the service caches campaigns)
+costs ONE round trip to the database thread: BEGIN IMMEDIATE, its statements, COMMIT. Displays
+read through an aiosqlite connection of their own; with WAL it sees only committed data, so
+a status display never shows half of another coroutine's open transaction.
 """
 
 from __future__ import annotations
@@ -10,14 +13,18 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
+T = TypeVar("T")
 BUSY_TIMEOUT_MS = 5000
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
@@ -46,15 +53,30 @@ def code_version() -> int:
     return len(migrations())
 
 
+PRAGMAS = (
+    f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = NORMAL",
+    "PRAGMA foreign_keys = ON",
+)
+
+
 async def _connect(path: Path) -> aiosqlite.Connection:
-    # isolation_level=None: we issue BEGIN IMMEDIATE ourselves, so a writer takes the write
-    # lock up front instead of failing to upgrade a read lock halfway through.
+    """An aiosqlite connection (reads, migrations) with the house PRAGMAs."""
+    # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), never implicit
     conn = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     conn.row_factory = sqlite3.Row
-    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    await conn.execute("PRAGMA journal_mode = WAL")
-    await conn.execute("PRAGMA synchronous = NORMAL")
-    await conn.execute("PRAGMA foreign_keys = ON")
+    for pragma in PRAGMAS:
+        await conn.execute(pragma)
+    return conn
+
+
+def _connect_sync(path: Path) -> sqlite3.Connection:
+    """The writer's connection, opened in (and only used by) the writer thread."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    conn.row_factory = sqlite3.Row
+    for pragma in PRAGMAS:
+        conn.execute(pragma)
     return conn
 
 
@@ -87,10 +109,57 @@ async def _migrate_conn(conn: aiosqlite.Connection, path: Path) -> tuple[int, in
     return old, len(scripts)
 
 
+class _Writer:
+    """One sqlite3 connection living in one worker thread: ``run`` sends it a function."""
+
+    def __init__(self, executor: ThreadPoolExecutor, conn: sqlite3.Connection) -> None:
+        self._executor = executor
+        self._conn = conn
+
+    @classmethod
+    async def open(cls, path: Path) -> _Writer:
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="admiralty-db")
+        loop = asyncio.get_running_loop()
+        try:
+            conn = await loop.run_in_executor(executor, _connect_sync, path)
+        except BaseException:
+            executor.shutdown(wait=False)
+            raise
+        return cls(executor, conn)
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, fn, self._conn)
+
+    async def close(self) -> None:
+        await self.run(lambda conn: conn.close())
+        self._executor.shutdown(wait=True)
+
+
+@dataclass
+class _Op:
+    sql: str
+    params: Any  # a tuple, or a list of tuples for executemany
+    many: bool = False
+    must_change: Exception | None = None  # raised when the statement changes no row
+
+
+def _run_ops(conn: sqlite3.Connection, begin: bool, ops: list[_Op]) -> None:
+    if begin:
+        conn.execute("BEGIN IMMEDIATE")
+    for op in ops:
+        if op.many:
+            conn.executemany(op.sql, op.params)
+            continue
+        cursor = conn.execute(op.sql, op.params)
+        if op.must_change is not None and cursor.rowcount < 1:
+            raise op.must_change
+
+
 class Database:
     """A migrated database: ``transaction()`` for writes, ``fetchall``/``fetchone`` for reads."""
 
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+    def __init__(self, path: Path, writer: _Writer, reader: aiosqlite.Connection) -> None:
         self.path = path
         self._writer = writer
         self._reader = reader
@@ -98,15 +167,15 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when the block raises."""
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when the block (or a queued write) fails."""
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
+            tx = Tx(self._writer)
             try:
-                yield Tx(self._writer)
+                yield tx
+                await tx.commit()
             except BaseException:
-                await self._writer.rollback()
+                await tx.rollback()
                 raise
-            await self._writer.commit()
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         return list(await self._reader.execute_fetchall(sql, tuple(params)))
@@ -119,6 +188,10 @@ class Database:
         row = await self.fetchone(f"PRAGMA {name}")
         return row[0] if row else None
 
+    async def writer_pragma(self, name: str) -> Any:
+        """A PRAGMA as the writer connection sees it (tests check both connections)."""
+        return await self._writer.run(lambda conn: conn.execute(f"PRAGMA {name}").fetchone()[0])
+
     async def schema_version(self) -> int:
         row = await self.fetchone("SELECT version FROM schema_version")
         return int(row[0]) if row else 0
@@ -129,40 +202,75 @@ class Database:
 
 
 class Tx:
-    """The open write transaction handed to repositories."""
+    """The open write transaction handed to repositories.
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
+    ``execute``/``executemany`` are queued and run, in order, before the next read, insert or
+    ``changed`` (which need an answer) or at COMMIT; errors of queued statements surface
+    there and roll the whole transaction back."""
 
-    # The cursors below are not closed with ``await cursor.close()``: that would cost one
-    # more round trip to the database thread per statement, and a finished statement's cursor
-    # holds nothing (the garbage collector frees it).
+    def __init__(self, writer: _Writer) -> None:
+        self._writer = writer
+        self._ops: list[_Op] = []
+        self._begun = False
+        self._done = False
 
-    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
-        """Runs one statement; returns the number of rows it changed."""
-        cursor = await self._conn.execute(sql, tuple(params))
-        return cursor.rowcount
-
-    async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
-        """Runs an INSERT; returns the new rowid."""
-        cursor = await self._conn.execute(sql, tuple(params))
-        if cursor.lastrowid is None:
-            raise RuntimeError("INSERT returned no row id")
-        return cursor.lastrowid
+    async def execute(
+        self, sql: str, params: Iterable[Any] = (), *, must_change: Exception | None = None
+    ) -> None:
+        """Queues one statement; ``must_change`` is raised if it changes no row."""
+        self._ops.append(_Op(sql, tuple(params), must_change=must_change))
 
     async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         batch = [tuple(r) for r in rows]
         if len(batch) == 1:
-            await self._conn.execute(sql, batch[0])
+            self._ops.append(_Op(sql, batch[0]))
         elif batch:
-            await self._conn.executemany(sql, batch)
+            self._ops.append(_Op(sql, batch, many=True))
+
+    async def changed(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Runs one statement now; returns the number of rows it changed."""
+        return await self._now(lambda conn: conn.execute(sql, tuple(params)).rowcount)
+
+    async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Runs an INSERT now; returns the new rowid."""
+        rowid = await self._now(lambda conn: conn.execute(sql, tuple(params)).lastrowid)
+        if rowid is None:
+            raise RuntimeError("INSERT returned no row id")
+        return rowid
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-        return list(await self._conn.execute_fetchall(sql, tuple(params)))
+        return await self._now(lambda conn: conn.execute(sql, tuple(params)).fetchall())
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
+
+    async def _now(self, then: Callable[[sqlite3.Connection], T]) -> T:
+        """One trip to the writer thread: BEGIN if not yet, the queued writes, then ``then``."""
+        begin, ops = not self._begun, self._ops
+        self._begun, self._ops = True, []
+
+        def trip(conn: sqlite3.Connection) -> T:
+            _run_ops(conn, begin, ops)
+            return then(conn)
+
+        return await self._writer.run(trip)
+
+    async def commit(self) -> None:
+        if not self._begun and not self._ops:
+            return  # nothing was read or written
+        await self._now(lambda conn: conn.execute("COMMIT"))
+        self._done = True
+
+    async def rollback(self) -> None:
+        self._ops = []
+        if self._begun and not self._done:
+            await self._writer.run(partial(_rollback))
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 async def migrate(path: str | Path) -> tuple[int, int]:
@@ -184,9 +292,9 @@ async def open_database(path: str | Path) -> Database:
     Raises ``SchemaTooNew`` (naming both versions) for a database from a newer bot."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    writer = await _connect(path)
+    await migrate(path)
+    writer = await _Writer.open(path)
     try:
-        await _migrate_conn(writer, path)
         reader = await _connect(path)
     except BaseException:
         await writer.close()

@@ -49,6 +49,8 @@ def legal_sectors(state: State, run: HexRun, g: Group) -> tuple[list[str], str]:
     layout = geo.sectors(state.map, run.hex)
     if g.order.kind == "maintain-orbit":
         return [geo.home_sector(state.map, run.hex)], "maintain-orbit goes to `system` (E-6)"
+    # E-D27: maintain-orbit first, then crippled, then hold-maintain. E-D13: a crippled group
+    # without a recorded sector here picks freely once.
     if crippled_craft(g) and g.sector in layout:
         return [g.sector], "FTL-crippled, stays in its orbit-sector (E-11)"
     if _hold_maintain(run, g):
@@ -101,7 +103,7 @@ def pick(state: State, run: HexRun, name: str, sector: str) -> list[str]:
 
 
 def auto_place(state: State, run: HexRun) -> list[str]:
-    """Place every group at the head of the queue that has one legal sector."""
+    """Place every group at the head of the queue that has one legal sector (E-D26)."""
     lines: list[str] = []
     while run.queue:
         g = state.groups[run.queue[0]]

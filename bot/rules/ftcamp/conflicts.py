@@ -73,6 +73,7 @@ def _here(state: State, run: HexRun, sector: str, statics: bool = False) -> list
 def engage_battles(state: State, run: HexRun) -> None:
     """E-12.1, then list the sectors where SF owners must choose to chase (E-12.2)."""
     run.result = HexResult(round=state.round, hex=run.hex)
+    # E-D19: statics are not groups here; they fight through E-12.6 only.
     for sector in _sectors(run):
         groups = _here(state, run, sector)
         hot = [g for g in groups if _order(run, g.name) == "EE" and not run.choices[g.name].follows
@@ -91,7 +92,7 @@ def chasers(state: State, run: HexRun, sector: str) -> list[int]:
 
 
 def apply_chase(state: State, run: HexRun, attacks: dict[int, set[str]]) -> None:
-    """Any attack makes a battle with chase flagged on the retreating groups (E-12.2)."""
+    """Any attack makes a battle with chase flagged on the retreating groups (E-12.2, E-D23)."""
     for sector in run.chase_sectors:
         attackers = [s for s in chasers(state, run, sector) if sector in attacks.get(s, set())]
         if not attackers:
@@ -106,7 +107,8 @@ def apply_chase(state: State, run: HexRun, attacks: dict[int, set[str]]) -> None
 
 
 def escapes_and_reserves(state: State, run: HexRun) -> None:
-    """E-12.3: remaining RT groups escape; E-12.4: list the groups that may join as reserves."""
+    """E-12.3: remaining RT groups escape (before statics, E-D20); E-12.4: list the groups
+    that may join as reserves: their sector holds only their side (E-D21)."""
     assert run.result is not None
     for g in _members(state, run):
         if g.static is None and _order(run, g.name) == "RT" and not _settled(run, g.name):
@@ -211,6 +213,7 @@ def finalize(state: State, run: HexRun, dice: Dice) -> HexResult:
         state.groups[name].must_leave = run.hex
     for name, sector in run.placements.items():
         state.groups[name].sector = sector
+    state.sector_layout = dict(run.placements)  # reserves moved: the picture shows them
     _spend_decoys(state, run.hex)
     return result
 

@@ -11,7 +11,7 @@ from bot.rules.ftcamp.core import (
     parts_cap,
     subdivision_bonus,
 )
-from bot.rules.ftcamp.model import Choice, Group, HexRun, Roll, State
+from bot.rules.ftcamp.model import Choice, FleetOrder, Group, HexRun, Roll, State
 from bot.rules.ftcamp.scan import groups_in
 
 WORDS = {"RT": "Retreat", "SF": "StandOff", "EE": "Engage"}
@@ -174,7 +174,7 @@ def confirm_text(state: State, groups: list[Group]) -> str:
 
 
 def follow_choices(state: State, run: HexRun) -> None:
-    """Supporters take the order of the group they support, without split (E-5)."""
+    """Supporters take the order of the group they support, without split (E-5, E-D24)."""
     for g in groups_in(state, run.hex):
         root = supported_root(state, g, run.hex) if g.static is None else None
         if root is None:
@@ -195,6 +195,8 @@ def roll_all(state: State, run: HexRun, dice: Dice) -> list[str]:
             continue
         if choice.abandoned:
             g.craft = [c for c in g.craft if c.name not in choice.abandoned]
+        if choice.drop_hold:
+            g.order = FleetOrder()  # the hold-special is abandoned for good (E-6, E-D28)
         thrust = min_thrust(state, g)
         pair = (dice.d(6), dice.d(6))
         bonus = subdivision_bonus(choice.order, len(choice.parts))

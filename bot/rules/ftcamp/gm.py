@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.errors import InvalidInput, InvalidState, NotFound
 from bot.rules.ftcamp import geometry as geo
 from bot.rules.ftcamp.model import Craft, Group, State
+from bot.rules.ftcamp.scenario import NAME_LIMIT
 
 
 def _copy(state: State) -> State:
@@ -30,9 +31,13 @@ def _craft(g: Group, name: str) -> Craft:
                    f"{', '.join(c.name for c in g.craft)}).")
 
 
+def _check_name(name: str, what: str) -> None:
+    if not name.strip() or len(name) > NAME_LIMIT:
+        raise InvalidInput(f"A {what} needs a name of 1 to {NAME_LIMIT} characters (E-D18).")
+
+
 def _check_craft(c: Craft) -> None:
-    if not c.name.strip():
-        raise InvalidInput("A craft needs a name.")
+    _check_name(c.name, "craft")
     if c.mass < 1 and not c.is_decoy:
         raise InvalidInput(f"Craft {c.name}: mass must be a positive integer.")
     for key in ("thrust", "decoys", "weasel", "sensors", "stealth", "tug", "damage"):
@@ -49,6 +54,7 @@ def _check_place(state: State, hex_name: str, sector: str | None) -> None:
 
 
 def add_group(state: State, group: Group) -> State:
+    _check_name(group.name, "group")
     if group.name in state.groups:
         raise InvalidInput(f"A group named {group.name!r} already exists.")
     if group.owner not in {p.seat for p in state.players}:

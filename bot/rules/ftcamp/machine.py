@@ -225,7 +225,7 @@ class FTCampRuleset:
         return events + self._next_hex(state, dice)
 
     def _next_hex(self, state: State, dice: Dice) -> list[Event]:
-        if not state.contested:
+        if not state.contested:  # E-D30: the next round opens at once
             state.round += 1
             state.dispatched = []
             for g in state.groups.values():
@@ -273,16 +273,6 @@ class FTCampRuleset:
                        dice: Dice) -> list[Event]:
         run = state.run
         assert run is not None
-        lines = []
-        for seat, seat_answers in sorted(answers.items()):
-            for ally in seat_answers.get("betray", []):
-                pair = (min(seat, int(ally)), max(seat, int(ally)))
-                if pair in state.alliances:
-                    state.alliances.remove(pair)
-                    run.betrayals.append((seat, int(ally)))
-                    lines.append(f"{state.player_name(seat)} declares an attack on "
-                                 f"{state.player_name(int(ally))}: the alliance is broken "
-                                 "(E-12).")
         for g in engage.ordered_groups(state, run.hex):
             mine = answers.get(g.owner, {})
             value = mine.get(f"order:{g.name}")
@@ -292,6 +282,7 @@ class FTCampRuleset:
                 if isinstance(value, str) else Choice(order="SF", parts=[[c.name for c in
                                                                            g.craft]]))
         engage.follow_choices(state, run)
+        lines = self._betrayals(state, run, answers)
         lines += engage.roll_all(state, run, dice)
         state.revealed = sorted(set(state.revealed) | set(run.choices))
         text = f"**Engage orders revealed, hex {run.hex}** (E-10)\n" + "\n".join(lines)
@@ -304,6 +295,28 @@ class FTCampRuleset:
         if run.queue:
             return events
         return events + self._after_allocation(state, dice)
+
+    def _betrayals(self, state: State, run: HexRun,
+                   answers: dict[int, steps.Answers]) -> list[str]:
+        """An attack declared on an ally breaks the alliance; it needs an EE order of the
+        declaring player in the hex, else it has no effect (E-12, E-D31)."""
+        lines = []
+        for seat, seat_answers in sorted(answers.items()):
+            engaging = any(c.order == "EE" and state.groups[n].owner == seat
+                           for n, c in run.choices.items())
+            for ally in seat_answers.get("betray", []):
+                pair = (min(seat, int(ally)), max(seat, int(ally)))
+                if pair not in state.alliances:
+                    continue
+                if not engaging:
+                    lines.append(f"{state.player_name(seat)} named an ally to attack but gave "
+                                 "no EE order: the alliance stands (E-D31).")
+                    continue
+                state.alliances.remove(pair)
+                run.betrayals.append((seat, int(ally)))
+                lines.append(f"{state.player_name(seat)} declares an attack on "
+                             f"{state.player_name(int(ally))}: the alliance is broken (E-12).")
+        return lines
 
     def _after_allocation(self, state: State, dice: Dice) -> list[Event]:
         run = state.run

@@ -25,6 +25,8 @@ from bot.rules.ftcamp.model import (
 
 _CRAFT_INTS = ("thrust", "decoys", "weasel", "weasel_on", "sensors", "stealth", "tug", "damage")
 _CRAFT_BOOLS = ("drive", "ecm", "armed", "command")
+# E-D18: names go into Select values (100 characters at most, with a prefix).
+NAME_LIMIT = 60
 _TOP_KEYS = {"campaign", "rules", "map", "players", "alliances", "groups", "statics"}
 
 
@@ -50,11 +52,14 @@ class _Checker:
             return []
         return [self.table(v, f"{loc}[{i}]") for i, v in enumerate(value)]
 
-    def string(self, data: dict[str, Any], key: str, loc: str, default: str | None = None) -> str:
+    def string(self, data: dict[str, Any], key: str, loc: str, default: str | None = None,
+               limit: int = 200) -> str:
         value = data.get(key, default)
         if not isinstance(value, str) or not value.strip():
             self.bad(f"{loc}.{key}", "must be a non-empty string")
             return ""
+        if len(value) > limit:
+            self.bad(f"{loc}.{key}", f"must be at most {limit} characters")
         return value
 
     def integer(self, data: dict[str, Any], key: str, loc: str, default: int | None = None,
@@ -111,8 +116,8 @@ def _craft(ck: _Checker, data: dict[str, Any], loc: str) -> Craft:
     if ints["weasel_on"] > ints["weasel"]:
         ck.bad(f"{loc}.weasel_on", "must not exceed weasel")
     mass = ck.integer(data, "mass", loc, positive=decoy is None, default=0 if decoy else None)
-    return Craft(name=ck.string(data, "name", loc), mass=mass, ftl=ftl, decoy_class=decoy,
-                 **ints, **bools)
+    return Craft(name=ck.string(data, "name", loc, limit=NAME_LIMIT), mass=mass, ftl=ftl,
+                 decoy_class=decoy, **ints, **bools)
 
 
 def _group(ck: _Checker, data: dict[str, Any], loc: str, static: bool) -> Group:
@@ -145,7 +150,8 @@ def _group(ck: _Checker, data: dict[str, Any], loc: str, static: bool) -> Group:
         if not isinstance(v, str):
             ck.bad(f"{loc}.{k}", "must be a string")
     return Group(
-        name=ck.string(data, "name", loc), owner=ck.integer(data, "owner", loc, positive=True),
+        name=ck.string(data, "name", loc, limit=NAME_LIMIT),
+        owner=ck.integer(data, "owner", loc, positive=True),
         hex=ck.string(data, "hex", loc), sector=sector, craft=craft, order=order,
         lost=ck.flag(data, "lost", loc, False), diplomat=ck.flag(data, "diplomat", loc, False),
         static=kind, show_civilian=ck.flag(data, "show_civilian", loc, False) if static else False,

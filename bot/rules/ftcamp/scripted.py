@@ -32,7 +32,10 @@ class HeuristicPlayer:
                 # Prefer engaging, else standing off; retreat only when nothing else is legal.
                 action[f.name] = next((v for v in ("EE", "SF") if v in values), values[0])
             elif kind == "split":
-                action[f.name] = values[1] if len(values) > 1 and dice.d(2) == 2 else "all"
+                engaging = action.get("order:" + f.name.split(":", 1)[1]) == "EE"
+                two_parts = len(values) > 1 and values[1].count("|") == 1
+                action[f.name] = values[1] if engaging and two_parts and dice.d(2) == 2 \
+                    else "all"
             elif kind in ("chase", "patrol"):
                 action[f.name] = values[0]
             elif kind == "dispatch":

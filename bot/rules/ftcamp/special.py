@@ -22,10 +22,11 @@ def interceptors(state: State, hex_name: str, seat: int) -> list[Group]:
 
 
 def dispatchable(state: State, seat: int, busy: set[str]) -> list[Group]:
-    """Own patrol groups outside contested hexes, not yet dispatched this round (E-12.7)."""
+    """Own patrol groups outside this round's contested hexes, not yet dispatched (E-12.7)."""
+    fought = set(state.contested) | {r.hex for r in state.results if r.round == state.round}
     return sorted((g for g in state.groups.values()
                    if g.owner == seat and g.order.kind == "patrol" and g.static is None
-                   and g.hex not in state.contested and g.name not in busy),
+                   and g.hex not in fought and g.name not in busy),
                   key=lambda g: g.name)[:MAX_OPTIONS]
 
 
@@ -47,10 +48,10 @@ def special_bundles(state: State, seat: int, run: HexRun,
                                              f"{cls}"))
             bundles.append([InputField(name=f"decoy:{g.name}", label=f"{g.name}: decoys"[:45],
                                        options=opts)])
-        for c in g.craft:
+        for i, c in enumerate(g.craft):
             if c.weasel > 0:
                 bundles.append([InputField(
-                    name=f"weasel:{g.name}/{c.name}", label=f"{c.name}: weasel setting"[:45],
+                    name=f"weasel:{g.name}#{i}", label=f"{c.name}: weasel setting"[:45],
                     options=[Option(value=str(v), label=f"+{v} class") for v in
                              range(c.weasel + 1)])])
     for g in interceptors(state, run.hex, seat):
@@ -64,6 +65,7 @@ def special_bundles(state: State, seat: int, run: HexRun,
 
 
 def _launch(state: State, g: Group, count: int, cls: int, new: bool) -> str:
+    """Launch decoys that move with the launcher's minimum thrust (E-D25)."""
     thrust = min_thrust(state, g)
     decoys = []
     for _ in range(count):
@@ -97,11 +99,11 @@ def apply_special(state: State, run: HexRun, seat: int, answers: dict[str, str |
             lines.append(_launch(state, g, min(int(count), decoys_left(g)), int(cls),
                                  mode == "new"))
         elif kind == "weasel" and isinstance(value, str):
-            gname, _, cname = target.partition("/")
-            for c in state.groups[gname].craft:
-                if c.name == cname and int(value) != c.weasel_on:
-                    c.weasel_on = int(value)
-                    lines.append(f"{cname}: weasel set to +{value}")
+            gname, _, index = target.rpartition("#")
+            c = state.groups[gname].craft[int(index)]
+            if int(value) != c.weasel_on:
+                c.weasel_on = int(value)
+                lines.append(f"{c.name}: weasel set to +{value}")
         elif kind == "dispatch":
             for name in value if isinstance(value, list) else [value]:
                 if name in dispatched:

@@ -60,7 +60,8 @@ def pages(state: State, seat: int) -> list[list[InputField]]:
 
 
 def default_for(state: State, fields: list[InputField]) -> dict[str, Any]:
-    """The deadline default: hold / no special act / SF without split (E-10) / stay."""
+    """The deadline default: hold (E-D22) / no special act / SF without split (E-10) / no
+    chase (E-D23) / stay."""
     action: dict[str, Any] = {"type": ACTION_TYPES[state.step]}
     for f in fields:
         values = [o.value for o in f.options]

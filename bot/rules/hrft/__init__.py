@@ -4,9 +4,11 @@ weapons, damage control, the turn sequence and the battle state machine."""
 from __future__ import annotations
 
 from bot.rules.hrft.convert import convert_design, convert_fleet, convert_toml
+from bot.rules.hrft.imports import ships_from_file
 from bot.rules.hrft.model import Block, Ship, System
 
-__all__ = ["Block", "Ship", "System", "convert_design", "convert_fleet", "convert_toml"]
+__all__ = ["Block", "Ship", "System", "convert_design", "convert_fleet", "convert_toml",
+           "ships_from_file"]
 
 # The rule set object and the battle API the service drives (imported last: it needs the
 # modules above).

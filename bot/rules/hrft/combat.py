@@ -217,12 +217,16 @@ def do_repair(state: BattleState, seat: int, action: dict[str, Any], dice: Dice)
     if parties > free:
         raise RulesError(f"{ship.name} has {free} DCP(s) free this turn; each acts once a turn "
                          "(H-10).")
+    if f"{ship.uid}|{what}" in state.repair_attempts:
+        raise RulesError(f"{ship.name} has already tried that repair this turn; put up to "
+                         f"{repair.MAX_PARTIES} DCPs on one attempt instead (H-10, H-D27).")
     medic = str(action.get("medic", "no")).lower() in ("yes", "true", "1")
     if medic and ship.uid in state.medic_used:
         raise RulesError(f"{ship.name} has had its medic roll (+1) this turn (H-10).")
     result = repair.attempt(ship, what, parties, dice, medic_bonus=medic)
     state.ships[ship.uid] = result.ship
     state.dcp_used[ship.uid] = state.dcp_used.get(ship.uid, 0) + parties
+    state.repair_attempts.append(f"{ship.uid}|{what}")
     if medic:
         state.medic_used.append(ship.uid)
     return damage_event(state, "repair", "**Damage control** (H-10)", [result.text],

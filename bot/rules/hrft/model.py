@@ -97,12 +97,21 @@ class Block(BaseModel):
 class BlockMap(dict[str, Block]):
     """Blocks by name; a joined block may be looked up with its arcs in any order."""
 
-    def __missing__(self, key: str) -> Block:
+    def _find(self, key: object) -> Block | None:
         wanted = sorted(str(key).upper().split("+"))
         for block in self.values():
             if sorted(block.arcs) == wanted:
                 return block
-        raise KeyError(key)
+        return None
+
+    def __missing__(self, key: str) -> Block:
+        block = self._find(key)
+        if block is None:
+            raise KeyError(key)
+        return block
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or self._find(key) is not None
 
 
 class Ship(BaseModel):

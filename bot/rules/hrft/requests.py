@@ -82,7 +82,8 @@ def repair_spec(state: BattleState, seat: int) -> ActionSpec | None:
         if ship.out or ship.working_dcps - state.dcp_used.get(ship.uid, 0) <= 0:
             continue
         options += [Option(value=f"{ship.uid}|{t}", label=f"{ship.name}: {label}"[:100])
-                    for t, label in repair.repairable(ship)]
+                    for t, label in repair.repairable(ship)
+                    if f"{ship.uid}|{t}" not in state.repair_attempts]
     if not options:
         return None
     return ActionSpec(type="repair", label="Damage control", fields=[

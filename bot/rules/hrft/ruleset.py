@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.errors import InvalidState, PermissionDenied, RulesError
-from bot.rules.base import Audience, Dice, Event, Outcome, Request, Seat
+from bot.rules.base import GM_SEAT, Audience, Dice, Event, Outcome, Request, Seat
 from bot.rules.hrft import combat, orders, requests
 from bot.rules.hrft import view as views
 from bot.rules.hrft.samples import sample_ship
@@ -88,10 +88,13 @@ class HrftRuleset:
             raise InvalidState("Step 1 orders are sealed: submit them with the orders panel.")
         if state.step == "setup":
             return self._setup_act(state, seat, kind, action)
-        if seat not in self._required(state):
-            raise PermissionDenied("You have no ship that acts in this step.")
         sd = step_def(state.options, state.step)
         events: list[Event] = []
+        if seat == GM_SEAT and kind == "damage":  # the GM may enter damage at any open step
+            events.append(combat.manual_damage(state, seat, action, dice))
+            return self._outcome(state, events)
+        if seat not in self._required(state):
+            raise PermissionDenied("You have no ship that acts in this step.")
         if kind == "ready":
             if seat not in state.ready:
                 state.ready.append(seat)
@@ -155,10 +158,16 @@ class HrftRuleset:
         living = state.living_seats()
         if state.step in ("setup", "orders", "finished"):
             return living
-        if step_def(state.options, state.step).kind == "fire" and state.fire_phase == 1:
-            return [s for s in living if any(not sh.out and sh.core_damaged("communications")
-                                             for sh in state.ships_of(s))]
-        return living
+        if step_def(state.options, state.step).kind != "fire":
+            return living
+        # H-D16: fire is simultaneous, so a side whose ships were fighting at the start of
+        # the fire step still acts in it.
+        started = {state.ships[k.split(":", 1)[0]].seat for k in state.snapshot}
+        seats = sorted((set(living) | started) - set(state.conceded))
+        if state.fire_phase == 1:  # H-11: only ships with damaged communications, now
+            return [s for s in seats if any(not sh.out and sh.core_damaged("communications")
+                                            for sh in state.ships_of(s))]
+        return seats
 
     def _small_units(self, state: BattleState) -> bool:
         return any(s.type in SMALL_UNIT_TYPES for ship in state.ships.values() if not ship.out
@@ -214,19 +223,21 @@ class HrftRuleset:
         sd = step_def(state.options, state.step)
         if sd.kind == "fire" and state.fire_phase == 0:
             state.fire_phase = 1
+            self._snapshot(state)
             if self._required(state):
                 state.ready = []
-                self._snapshot(state)
                 events.append(Event(audience=Audience.public(), kind="steps",
                                     text=f"Step {sd.number}: ships with damaged communications "
                                          "fire now (H-11)."))
                 return
+        if len(state.living_seats()) <= 1:
+            return  # the battle is over; _outcome writes the report
         self._enter(state, next_step(state.options, state.step), dice, events)
 
     def _end_turn(self, state: BattleState, events: list[Event]) -> bool:
         """Clear the turn's bookkeeping; True when the turn limit ends the battle."""
         state.fired, state.targets, state.vtif_barred = {}, {}, {}
-        state.dcp_used, state.medic_used = {}, []
+        state.dcp_used, state.medic_used, state.repair_attempts = {}, [], []
         if state.options.max_turns and state.turn >= state.options.max_turns:
             self._finish(state, events, f"the turn limit ({state.options.max_turns}) is reached")
             return True
@@ -239,7 +250,10 @@ class HrftRuleset:
         events.append(Event(audience=Audience.public(), kind="report", text=text, data=data))
 
     def _outcome(self, state: BattleState, events: list[Event]) -> Outcome:
-        if not state.finished and state.step != "setup" and len(state.living_seats()) <= 1:
+        in_fire = state.step not in ("setup", "orders", "finished") and step_def(
+            state.options, state.step).kind == "fire" and len(self._required(state)) > 1
+        if (not state.finished and state.step != "setup" and not in_fire
+                and len(state.living_seats()) <= 1):
             living = state.living_seats()
             reason = (f"only {state.seat_name(living[0])} has ships fighting" if living
                       else "no side has ships fighting")

@@ -51,11 +51,14 @@ class BattleState(BaseModel):
     vtif_barred: dict[str, list[str]] = Field(default_factory=dict)
     dcp_used: dict[str, int] = Field(default_factory=dict)
     medic_used: list[str] = Field(default_factory=list)
+    repair_attempts: list[str] = Field(default_factory=list)  # "ship|target" this turn
     initiative: dict[int, int] = Field(default_factory=dict)
     sheet_ship: str = ""
     finished: bool = False
 
     def seat_name(self, seat: int) -> str:
+        if seat == 0:
+            return "the GM"
         for s in self.seats:
             if s.number == seat:
                 return s.name

@@ -1,13 +1,15 @@
 """Engagements, battle reports, discards and raids (O-13, O-14, O-15, O-16, O-18).
 
-One battle is settled at a time, in area order (O-D4), so a seat has at most one sealed
-request per step. Sealed action dicts, for ``resolve(state, {seat: action}, dice)``:
+One battle is settled at a time, in area order (homes by seat, then orbits outward; O-D4),
+so a seat has at most one sealed request per step. Sealed action dicts, for
+``resolve(state, {seat: action}, dice)``:
 
 - report (each side; GM when they differ): ``{"type": "report", "losses_<seat>": "7",
   "defeated": "none" | "<seat>" | [...]}``; a side whose force totals more than 24 gets
   ``losses_<seat>_tens`` and ``losses_<seat>_units`` instead. Losses are in card-value units:
-  each option's label shows the points it stands for (O-14, O-15). GM only: ``{"type":
-  "cancel"}``.
+  each option's label shows the points it stands for (O-14, O-15, O-D5). With more than two
+  sides ``defeated`` may list several (O-D10). A side that does not report sends the battle
+  to the GM (O-D9). GM only: ``{"type": "cancel"}``.
 - discard: ``{"type": "discard", "cards": [...]}`` (or ``cards_<suit>`` fields, O-D3).
 - raid (option): ``{"type": "raid", "card": "<owner>:<code>"}`` or ``{"type": "no_raid"}``.
 """
@@ -375,10 +377,11 @@ def _after_discards(state: OrbitsState, b: Battle, events: list[Event]) -> None:
             events.append(public("defeat_flip", f"{state.name(s)}'s "
                                  f"{plural(len(left), 'remaining fleet card')} at "
                                  f"{state.area_label(b.area)} {verb} face down (O-15).", seat=s))
-    if b.result.defeated:
+    if b.result.defeated:  # O-D7: every side not defeated wins when somebody is defeated
         for s in _raiders(state, b):
             state.battles_won[s] += 1
-    if state.options.raid_colonies and b.result.defeated and _raid_targets(state, b):
+    if (state.options.raid_colonies and b.result.defeated and _raiders(state, b)
+            and _raid_targets(state, b)):
         state.phase = "battle_raid"
         return
     _next_battle(state, events)

@@ -158,7 +158,10 @@ def arrive(state: OrbitsState, gid: int, events: list[Event]) -> None:
 
 
 def open_alternation(state: OrbitsState, phase: str) -> None:
-    """Starts an alternation; the first actor rotates by one seat each time (O-1)."""
+    """Starts an alternation; the first actor rotates by one seat each time (O-1).
+
+    O-D1: each Transit and each Deployment phase is one alternation; Development draws are
+    automatic and take no turns."""
     seats = state.seat_numbers()
     state.phase = phase  # type: ignore[assignment]
     state.actor = seats[state.alternations % len(seats)]

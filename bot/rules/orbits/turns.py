@@ -225,7 +225,7 @@ def _own_resting(state: OrbitsState, seat: int, code: str) -> TableCard:
 
 
 def _depart(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
-    areas = state.areas()
+    areas = state.areas()  # O-D14: any area, other players' homes included
     origin, dest = _one(action, "origin"), _one(action, "destination")
     for a in (origin, dest):
         if a not in areas:
@@ -251,6 +251,7 @@ def _depart(state: OrbitsState, seat: int, action: dict[str, Any], events: list[
     for c in moving:
         c.area = dest
         c.group = gid
+    # O-D11: everyone watches which physical cards are picked up, so known cards stay known
     known = [c.code for c in moving if c.known] if o.mark_known_cards else []
     extra = f" (known among them: {C.show_all(known)})" if known else ""
     events.append(public(
@@ -279,7 +280,7 @@ def _rush(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Ev
         "rush", f"{state.name(seat)} pays 1 RP (now {state.rp[seat]}) to rush group #{g.id} "
                 f"to {state.area_label(g.destination)}: {plural(g.tokens, 'token')} left (O-18).",
         seat=seat, group=g.id, tokens=g.tokens))
-    if g.tokens <= 0:
+    if g.tokens <= 0:  # O-D15: arrives at once, in time for this turn's Deployment
         arrive(state, g.id, events)
 
 
@@ -292,7 +293,7 @@ def _deploy(state: OrbitsState, seat: int, action: dict[str, Any], events: list[
         err = face_deploy_error(state, card)
         if err:
             raise RulesError(err)
-        tail = ""
+        tail = ""  # O-D13: a face card has no stance and leaves the fleet's stance alone
     else:
         stance = action.get("stance")
         if isinstance(stance, list) and len(stance) == 1:

@@ -119,3 +119,29 @@ def roles(result: Any) -> dict[str, str]:
 
 def public(events: list[Event]) -> list[str]:
     return [e.text for e in events if e.audience.kind == "public"]
+
+
+def play_hex(*groups: Group, orders: dict[str, str], where: dict[str, str], players: int = 2,
+             alliances: tuple[tuple[int, int], ...] = (),
+             special: dict[int, dict[str, Any]] | None = None,
+             shuffles: list[list[Any]] | None = None) -> Outcome:
+    """Run one contested hex up to the first decision after allocation. Give the groups
+    distinct thrusts: all dice show 1, so the engage values order the picks."""
+    out = orders_in(world(*groups, players=players, alliances=alliances),
+                    skip_special=special is None)
+    events = list(out.events)
+    if special is not None:
+        out = RULESET.resolve(out.state, {s: {"type": "special_acts", **a}
+                                          for s, a in special.items()}, ScriptedDice())
+        events += out.events
+    actions: dict[int, dict[str, Any]] = {}
+    for name, order in orders.items():
+        g = out.state.groups[name]
+        actions.setdefault(g.owner, {})[f"order:{name}"] = order
+    rolling = sum(1 for n in out.state.groups if n in orders)
+    out = engage(out.state, actions, [1] * (2 * rolling), shuffles)
+    events += out.events
+    while out.state.step == "allocate" and RULESET.pending(out.state):
+        out = pick(out.state, where[out.state.run.queue[0]], shuffles=shuffles)
+        events += out.events
+    return Outcome(state=out.state, events=events)

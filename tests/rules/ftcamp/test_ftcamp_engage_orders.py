@@ -13,7 +13,6 @@ from ftcamp_testkit import (
     picks,
     public,
     result_of,
-    roles,
     world,
 )
 
@@ -193,4 +192,4 @@ def test_e12_betrayal_declared_in_engage_orders() -> None:
     out = engage(s, {1: {"betray": ["3"], "order:A": "EE"}}, [1, 1, 2, 2, 3, 3])
     assert out.state.alliances == []
     assert "P1 declares an attack on P3" in public(out.events)[0]
-    assert HEX == out.state.run.hex
+    assert out.state.run.hex == HEX

@@ -186,3 +186,27 @@ def test_h2_property_conversion_keeps_three_times_hull_and_armour(hull, armour, 
     assert all(sum(b.rows) == b.hull for b in ship.blocks.values())
     sizes = [b.hull for b in ship.blocks.values()]
     assert max(sizes) - min(sizes) <= 1
+
+
+def test_h17_uploaded_files_by_extension():
+    import json
+
+    from bot.rules.hrft import ships_from_file
+    d = escort()
+    [ship] = ships_from_file("escort.FTDesign", json.dumps(d).encode())
+    assert ship.hull_total == 12
+    fleet = {"ships": [{"uid": "sh1", "design_id": d["id"], "name": "A"},
+                       {"uid": "sh2", "design_id": d["id"], "name": "B"}], "designs": [d]}
+    assert [s.name for s in ships_from_file("f.FTFleet", json.dumps(fleet))] == ["A", "B"]
+    assert ships_from_file("x.toml", 'name = "T"\nmass = 10\nhull = 3\n')[0].name == "T"
+    with pytest.raises(InvalidInput, match="not valid JSON"):
+        ships_from_file("x.FTDesign", b"{")
+    with pytest.raises(InvalidInput, match="upload a"):
+        ships_from_file("x.txt", b"")
+    with pytest.raises(InvalidInput, match="UTF-8"):
+        ships_from_file("x.json", b"\xff\xfe\x00")
+
+
+def test_joined_block_names_work_with_in():
+    ship = convert_design(design(hull=4, mass=14))
+    assert "FS+AS" in ship.blocks and "AS+FS" in ship.blocks and "F+A" not in ship.blocks

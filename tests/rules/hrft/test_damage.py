@@ -224,3 +224,11 @@ def test_h8_property_destroyed_exactly_when_every_box_is_gone(attacks, hull, see
         ship = apply_attack(ship, hits, dice).ship
         assert ship.out == (ship.hull_left == 0)
         assert ship.destroyed != ship.hulk or not ship.out
+
+
+def test_h7_cascade_share_stays_in_its_half_of_the_ring_h_d3():
+    # F, FS, AS stripped: the clockwise share reaches A (the opposite block) and no further
+    ship = _escort(F=6, FS=6, AS=6, A=5)
+    report = apply_attack(ship, [("F", 4)], SeededDice(8), thresholds=False)
+    assert report.placements[0].cascade == {"A": 1, "FP": 4}
+    assert _lost(report.ship)["AP"] == 0

@@ -194,3 +194,27 @@ def test_o18_raid_colonies_option() -> None:
     assert where(done.state, 2, "QH") is None and done.state.discards[2] == ["2D", "QH"]
     assert texts(done.events, "raid") == [
         "Alice raids Bob's colony at Orbit 1: Q♥ is discarded (O-18)."]
+
+
+def test_od10_three_sided_battle_several_defeated() -> None:
+    state = start(3, raid_colonies=True).state
+    clear_hands(state)
+    state.rp = {1: 5, 2: 5, 3: 5}
+    put(state, 1, "9D", "orbit:2", face_up=True, stance="attack")
+    put(state, 2, "2D", "orbit:2", face_up=True, stance="blockade")
+    put(state, 3, "3D", "orbit:2", face_up=True, stance="blockade")
+    put(state, 3, "JC", "orbit:2", face_up=True)
+    state = all_pass(at(state, "deployment", 1)).state
+    reqs = RULESET.pending(state)
+    assert [r.seat for r in reqs] == [1, 2, 3]
+    field = next(f for f in reqs[0].actions[0].fields if f.name == "defeated")
+    assert field.max_values == 3
+    rep = {"type": "report", "losses_1": "0", "losses_2": "0", "losses_3": "0",
+           "defeated": ["2", "3"]}
+    out = resolve(state, {1: rep, 2: rep, 3: rep})
+    assert out.state.battles_won == {1: 1, 2: 0, 3: 0}
+    assert not where(out.state, 2, "2D").face_up and not where(out.state, 3, "3D").face_up
+    assert [r.seat for r in RULESET.pending(out.state)] == [1]  # Alice may raid Carol's J♣
+    everyone = {**rep, "defeated": ["1", "2", "3"]}
+    out = resolve(state, {1: everyone, 2: everyone, 3: everyone})
+    assert out.state.turn == 2  # nobody left to raid: the turn goes on
