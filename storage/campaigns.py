@@ -134,6 +134,7 @@ async def running_of_user(db: Reader, user_id: int) -> list[CampaignRow]:
 
 async def save(tx: Tx, row: CampaignRow, now: float, *, state_changed: bool = True) -> None:
     """Writes the mutable columns if nobody else wrote since ``row.version``; bumps it.
+    StaleVersion (at the next read or the commit) otherwise.
 
     ``state_changed=False`` skips re-serialising the (possibly large) state."""
     sets = (
@@ -147,24 +148,22 @@ async def save(tx: Tx, row: CampaignRow, now: float, *, state_changed: bool = Tr
     if state_changed:
         sets += ", state = ?"
         params.append(json.dumps(row.state) if row.state is not None else None)
-    changed = await tx.execute(
+    await tx.execute(
         f"UPDATE campaigns SET {sets} WHERE id = ? AND version = ?",
         (*params, row.id, row.version),
+        must_change=StaleVersion(f"campaign {row.id} changed since version {row.version}"),
     )
-    if changed != 1:
-        raise StaleVersion(f"campaign {row.id} changed since version {row.version}")
     row.version += 1
     row.updated_at = now
 
 
 async def touch(tx: Tx, campaign_id: int, version: int, now: float) -> None:
     """Bumps the version only (a write that leaves the campaign row itself as it was)."""
-    changed = await tx.execute(
+    await tx.execute(
         "UPDATE campaigns SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
         (now, campaign_id, version),
+        must_change=StaleVersion(f"campaign {campaign_id} changed since version {version}"),
     )
-    if changed != 1:
-        raise StaleVersion(f"campaign {campaign_id} changed since version {version}")
 
 
 async def bump(tx: Tx, campaign_id: int, now: float) -> None:

@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -67,7 +66,8 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     conn = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     conn.row_factory = sqlite3.Row
     for pragma in PRAGMAS:
-        await conn.execute(pragma)
+        # fetched to the end: an unfinished statement would block a later COMMIT
+        await conn.execute_fetchall(pragma)
     return conn
 
 
@@ -76,15 +76,17 @@ def _connect_sync(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     conn.row_factory = sqlite3.Row
     for pragma in PRAGMAS:
-        conn.execute(pragma)
+        conn.execute(pragma).fetchall()
     return conn
 
 
 async def _schema_version(conn: aiosqlite.Connection) -> int:
-    await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    await conn.execute_fetchall(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+    )
     rows = list(await conn.execute_fetchall("SELECT version FROM schema_version"))
     if not rows:
-        await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        await conn.execute_fetchall("INSERT INTO schema_version (version) VALUES (0)")
         return 0
     return int(rows[0][0])
 
@@ -212,7 +214,6 @@ class Tx:
         self._writer = writer
         self._ops: list[_Op] = []
         self._begun = False
-        self._done = False
 
     async def execute(
         self, sql: str, params: Iterable[Any] = (), *, must_change: Exception | None = None
@@ -260,12 +261,11 @@ class Tx:
         if not self._begun and not self._ops:
             return  # nothing was read or written
         await self._now(lambda conn: conn.execute("COMMIT"))
-        self._done = True
 
     async def rollback(self) -> None:
         self._ops = []
-        if self._begun and not self._done:
-            await self._writer.run(partial(_rollback))
+        if self._begun:
+            await self._writer.run(_rollback)
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

@@ -41,25 +41,28 @@ async def open_deadline(
         " VALUES (?, ?, ?, 'open')",
         (campaign_id, step_no, due_at),
     )
-    await arm_reminders(tx, campaign_id, step_no, due_at, offsets, now, catch_up=False)
+    await arm_reminders(tx, campaign_id, step_no, due_at, offsets, now, catch_up=False,
+                        done={})
 
 
 async def arm_reminders(
     tx: Tx, campaign_id: int, step_no: int, due_at: float, offsets: list[float], now: float,
-    *, catch_up: bool,
+    *, catch_up: bool, done: dict[float, float | None] | None = None,
 ) -> None:
     """(Re)computes the reminders of a deadline at ``due_at``.
 
     Offsets still ahead are armed again (also ones sent before the deadline moved). Of the
     offsets now behind, at most the nearest one is sent at once (``catch_up``) so moving a
-    deadline never sends a burst; the others are marked done."""
-    done = {
-        float(r["offset_hours"]): r["done_at"]
-        for r in await tx.fetchall(
-            "SELECT offset_hours, done_at FROM reminders WHERE campaign_id = ? AND step_no = ?",
-            (campaign_id, step_no),
-        )
-    }
+    deadline never sends a burst; the others are marked done. ``done``: when each offset was
+    sent (read from the table unless given)."""
+    if done is None:
+        done = {
+            float(r["offset_hours"]): r["done_at"]
+            for r in await tx.fetchall(
+                "SELECT offset_hours, done_at FROM reminders WHERE campaign_id = ? AND step_no = ?",
+                (campaign_id, step_no),
+            )
+        }
     rows: list[tuple[object, ...]] = []
     behind = sorted(o for o in offsets if due_at - o * HOUR <= now)
     for offset in offsets:
@@ -112,7 +115,7 @@ async def pause(tx: Tx, campaign_id: int, now: float) -> None:
 
 async def fire(tx: Tx, campaign_id: int, step_no: int, now: float) -> bool:
     """Marks the deadline fired; False if it already was (or closed): fire exactly once."""
-    changed = await tx.execute(
+    changed = await tx.changed(
         "UPDATE deadlines SET status = 'fired', fired_at = ?"
         " WHERE campaign_id = ? AND step_no = ? AND status = 'open' AND due_at <= ?",
         (now, campaign_id, step_no, now),
@@ -124,7 +127,7 @@ async def reminder_done(
     tx: Tx, campaign_id: int, step_no: int, offset: float, now: float
 ) -> bool:
     """Marks a reminder sent; False if it already was: send exactly once."""
-    changed = await tx.execute(
+    changed = await tx.changed(
         "UPDATE reminders SET done_at = ? WHERE campaign_id = ? AND step_no = ?"
         " AND offset_hours = ? AND done_at IS NULL AND due_at <= ?",
         (now, campaign_id, step_no, offset, now),

@@ -108,45 +108,52 @@ class Transcript:
         self.folder = folder
         self.result = result
         self.names = names  # user id -> player name (the GM included)
-        self.channel: list[str] = []
-        self.gm: list[str] = []
-        self.dms: dict[str, list[str]] = {}
+        self.pages: dict[str, list[str]] = {"channel.md": [], "gm.md": []}
+        self.titles = {"channel.md": "the campaign channel", "gm.md": "messages to the GM"}
+        self._last_time: dict[str, datetime] = {}
         self._image_no = 0
 
+    def _page(self, message: OutboxMessage) -> str:
+        """Which file a message goes to, counting it in the result."""
+        if message.kind == "channel":
+            self.result.channel_posts += 1
+            return "channel.md"
+        if message.user_id == GM_USER_ID:
+            self.result.gm_posts += 1
+            return "gm.md"
+        name = self.names.get(message.user_id or 0, f"user {message.user_id}")
+        self.result.dms[name] = self.result.dms.get(name, 0) + 1
+        page = f"dm-{_slug(name)}.md"
+        self.titles[page] = f"direct messages to {name}"
+        return page
+
     def add(self, message: OutboxMessage, when: datetime, panel_note: str) -> None:
-        text = _readable_times(message.content.rstrip()) or "(no text)"
-        block = [f"**{when:%a %d %b %H:%M} UTC**", "", text]
+        page = self._page(message)
+        lines = self.pages.setdefault(page, [])
+        # A time heading only when the time moved: most messages of a step share one moment.
+        if self._last_time.get(page) != when:
+            self._last_time[page] = when
+            lines += [f"## {when:%a %d %b %H:%M} UTC", ""]
+        if message.kind == "channel" and message.channel_id != CHANNEL_ID:
+            lines += [f"*(in channel {message.channel_id})*", ""]
+        lines += [_readable_times(message.content.rstrip()) or "(no text)", ""]
         for name, data in message.files:
             self._image_no += 1
             file_name = f"img-{self._image_no:03d}-{_slug(Path(name).stem)}{Path(name).suffix}"
             (self.folder / file_name).write_bytes(data)
             self.result.images.append(file_name)
-            block += ["", f"![{name}]({file_name})"]
+            lines += [f"![{name}]({file_name})", ""]
         if panel_note:
-            block += ["", f"> {panel_note}"]
-        block += ["", "---", ""]
-        if message.kind == "channel":
-            if message.channel_id != CHANNEL_ID:
-                block.insert(0, f"*(in channel {message.channel_id})*")
-            self.channel += block
-            self.result.channel_posts += 1
-        elif message.user_id == GM_USER_ID:
-            self.gm += block
-            self.result.gm_posts += 1
-        else:
-            name = self.names.get(message.user_id, f"user {message.user_id}")
-            self.dms.setdefault(name, []).extend(block)
-            self.result.dms[name] = self.result.dms.get(name, 0) + 1
+            lines += [f"> {panel_note}", ""]
+        lines += ["---", ""]
 
     def write(self) -> None:
         title = f"Demo of {self.result.ruleset}, seed {self.result.seed}"
         files = {
-            "channel.md": [f"# {title}: the campaign channel", "", *self.channel],
-            "gm.md": [f"# {title}: messages to the GM", "", *self.gm],
-            "summary.md": [f"# {title}: summary", "", "```", self.result.summary(), "```"],
+            page: [f"# {title}: {self.titles[page]}", "", *lines]
+            for page, lines in self.pages.items()
         }
-        for name, lines in self.dms.items():
-            files[f"dm-{_slug(name)}.md"] = [f"# {title}: direct messages to {name}", "", *lines]
+        files["summary.md"] = [f"# {title}: summary", "", "```", self.result.summary(), "```"]
         for name, lines in files.items():
             (self.folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -75,7 +75,7 @@ def render(view: dict[str, Any]) -> bytes:
                              fill=SYSTEM)
                 draw.text((x, y - size * 0.22), systems[name]["name"][:14], fill=SYSTEM,
                           font=tiny, anchor="mt")
-            _names(draw, by_hex.get(name, []), x, y + size * 0.02, size, small)
+            _names(draw, by_hex.get(name, []), x, y - size * 0.06, size, small)
     _legend(draw, view, height - LEGEND_H + 8, title)
     out = io.BytesIO()
     img.save(out, format="PNG")
@@ -84,7 +84,7 @@ def render(view: dict[str, Any]) -> bytes:
 
 def _names(draw: ImageDraw.ImageDraw, groups: list[dict[str, Any]], x: float, y: float,
            size: float, font: Font) -> None:
-    line = size / 4.2
+    line = size / 4.8
     shown = sorted(groups, key=lambda g: (g["owner"], g["name"]))
     for i, g in enumerate(shown[:MAX_NAMES]):
         colour = owner_colour(g["owner"])

@@ -122,3 +122,14 @@ def test_cli_demo_that_does_not_finish_exits_1(tmp_path: Path) -> None:
     code = main(argv, env={}, out=io.StringIO(), err=stderr)
     assert code == 1
     assert "demo failed: the game did not end within 2 steps" in stderr.getvalue()
+
+
+async def test_stuck_game_fails_clearly_and_the_gm_page_shows_why(tmp_path: Path) -> None:
+    """With on_deadline=wait an absent seat holds the game for the GM, who is scripted to do
+    nothing: the demo must stop with a clear error instead of looping."""
+    out = tmp_path / "out"
+    with pytest.raises(DemoFailed, match="stuck: nobody has a panel to answer"):
+        await run_demo("guess", out, seed=1, players=2, absent={2}, options={"on_deadline": "wait"})
+    gm_page = (out / "gm.md").read_text()
+    assert "the deadline of step 1 passed; still waiting for Bob" in gm_page
+    assert "Reminder" in (out / "dm-bob.md").read_text()

@@ -103,7 +103,7 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
     rng = _number(action.get("range"), "Range (MU)", 0, MAX_RANGE)
     arc = check_arc(action.get("arc", ""))
     bearing = check_arc(action.get("bearing") or "F")
-    key = f"{firer.uid}>{target.uid}"
+    key = f"{firer.uid}>{target.uid}"  # H-D15: one attack per ship and target a step
     if key in state.attacks_this_step:
         raise RulesError(f"{firer.name} has already fired at {target.name} this step; fire all "
                          "weapons at one target together (one attack, H-5).")
@@ -178,7 +178,7 @@ def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: D
     arc = check_arc(action.get("arc", ""))
     lines: list[str] = []
     extra: dict[str, Any] = {}
-    if kind == "missile":
+    if kind == "missile":  # H-D23: damage per missile, a direction d6 each
         damages = [_number(x, "Missile damage", 1, MAX_POINTS)
                    for x in _as_list(action.get("points"))]
         if not damages:

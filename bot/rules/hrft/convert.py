@@ -20,6 +20,7 @@ ROWS_FOR_HULL_ROWS = {3: 2, 4: 3, 5: 4, 6: 5}
 # H-2: the remainder (3 boxes when the hull is odd) goes one each to these blocks.
 REMAINDER_ARCS = ("FP", "F", "FS")
 # H-2: small ships, default layouts (name = arcs joined with "+"), fore-most block first.
+# The alternative layouts need 90-degree or broadside arcs and are not offered (H-D7).
 SMALL_LAYOUTS: dict[int, list[list[str]]] = {
     1: [list(ALL_ARCS)],
     2: [["FP", "F", "FS"], ["AS", "A", "AP"]],

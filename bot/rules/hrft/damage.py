@@ -127,7 +127,7 @@ def apply_attack(ship: Ship, hits: list[tuple[str, int]], dice: Dice,
         report.lines.append(_placement_line(p))
     if ship.out:
         return report
-    if ship.all_stripped:
+    if ship.all_stripped:  # H-D17: no threshold checks on a ship that is gone
         _destroy(report, dice)
         return report
     if thresholds:

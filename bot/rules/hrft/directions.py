@@ -39,7 +39,7 @@ def fighters(arc: str, points: int, nearer: str | None = None,
     if concentrate:
         return [(arc, points)]
     cw, ccw = adjacent(arc)
-    near = check_arc(nearer) if nearer else cw
+    near = check_arc(nearer) if nearer else cw  # H-D25
     if near not in (cw, ccw):
         raise InvalidInput(f"The nearer adjacent arc must be {cw} or {ccw} (H-9).")
     far = ccw if near == cw else cw

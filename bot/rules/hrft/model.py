@@ -165,6 +165,7 @@ class Ship(BaseModel):
 
     @property
     def all_stripped(self) -> bool:
+        """Every hull box gone; armour left does not count (H-8, H-D18)."""
         return all(b.stripped for b in self.blocks.values())
 
     @property

@@ -153,7 +153,7 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event
             order = written
             extra = ""
             if ship.core_damaged("computer"):
-                # H-11: a damaged computer follows the orders written a turn ahead.
+                # H-11, H-D21: a damaged computer follows the orders written a turn ahead.
                 order = state.next_orders.get(ship.uid) or Order(
                     speed=state.orders[ship.uid].speed, screens=state.orders[ship.uid].screens)
                 state.next_orders[ship.uid] = written

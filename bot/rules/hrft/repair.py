@@ -83,7 +83,7 @@ def attempt(ship: Ship, target: str, parties: int, dice: Dice, medic_bonus: bool
     else:
         raise RulesError(f"Repair target '{target}' must be system:<id>, hull:<block> or "
                          "armour:<block>.")
-    n = need(parties, medic_bonus)
+    n = need(parties, medic_bonus)  # H-D19: hull and armour roll like systems
     roll = dice.d(6)
     ok = roll >= n
     if ok:

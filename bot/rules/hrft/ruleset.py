@@ -221,7 +221,7 @@ class HrftRuleset:
 
     def _finish_step(self, state: BattleState, dice: Dice, events: list[Event]) -> None:
         sd = step_def(state.options, state.step)
-        if sd.kind == "fire" and state.fire_phase == 0:
+        if sd.kind == "fire" and state.fire_phase == 0:  # H-D22: then the late phase
             state.fire_phase = 1
             self._snapshot(state)
             if self._required(state):
@@ -250,6 +250,7 @@ class HrftRuleset:
         events.append(Event(audience=Audience.public(), kind="report", text=text, data=data))
 
     def _outcome(self, state: BattleState, events: list[Event]) -> Outcome:
+        """H-D24: over when at most one side has ships fighting (after a fire step)."""
         in_fire = state.step not in ("setup", "orders", "finished") and step_def(
             state.options, state.step).kind == "fire" and len(self._required(state)) > 1
         if (not state.finished and state.step != "setup" and not in_fire

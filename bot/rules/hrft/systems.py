@@ -106,7 +106,7 @@ def build_systems(ship: str, raw_systems: list[Any], thrust: int, ftl: bool,
                           group=group, arcs=arcs,  # type: ignore[arg-type]
                           params=_params(kind, ship, raw)))
     if thrust > 0:
-        # FB1: a drive goes to half thrust at its first hit and stops at the second.
+        # FB1 (H-D20): a drive goes to half thrust at its first hit, stops at the second.
         out.append(System(uid="drive", type="drive", label=f"Main drive {thrust}", group="arc",
                           arcs=["A"], max_hits=2, params={"thrust": thrust}))
     if ftl:

@@ -51,7 +51,8 @@ def new_level(ship: Ship, name: str, lost_before: int) -> int | None:
 
 def sources_for(ship: Ship, placements: list[Placement], before: dict[str, int],
                 stripped_before: set[str]) -> list[Source]:
-    """The threshold sources of one attack, facing blocks in ring order (H-6, H-7)."""
+    """The threshold sources of one attack, facing blocks in ring order (H-6, H-7). A block
+    that took cascade damage rolls with that cascade, not on its own (H-D26)."""
     levels = {n: new_level(ship, n, before[n]) for n in ship.ring}
     cascade_from: dict[str, list[str]] = {}
     facing: list[str] = []
@@ -119,6 +120,7 @@ def run_checks(ship: Ship, sources: list[Source], dice: Dice,
     rolled: list[dict[str, object]] = []
     for src in sources:
         lines.append(_describe(src) + ":")
+        # H-D6: a joined block's systems are in arc when they face any of its arcs.
         in_arc = [s for s in ship.systems if s.group == "arc" and set(s.arcs) & set(src.in_arcs)]
         for s in in_arc:
             if not s.can_be_hit or src.in_level <= 0:

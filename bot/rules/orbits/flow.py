@@ -3,6 +3,9 @@ machinery shared by the Transit and Deployment phases (O-1, O-9, O-10)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from bot.rules.base import Event, ImageRef, Seat
 from bot.rules.orbits import cards as C
 from bot.rules.orbits.events import plural, public, to_seat
@@ -15,7 +18,8 @@ from bot.rules.orbits.state import OrbitsState, TableCard
 STALEMATE_TURNS = 3
 
 
-def new_game(options: OrbitsOptions, seats: list[Seat], shuffle: object) -> OrbitsState:
+def new_game(options: OrbitsOptions, seats: list[Seat],
+             shuffle: Callable[[list[Any]], list[Any]]) -> OrbitsState:
     """Setup (O-4): J, Q, K of the agreed suit face up at each home, then each deck shuffled.
 
     ``shuffle`` is the injected dice's shuffle; decks are shuffled in seat order."""
@@ -24,7 +28,7 @@ def new_game(options: OrbitsOptions, seats: list[Seat], shuffle: object) -> Orbi
     faces = {f"{r}{options.suit}" for r in C.FACE_RANKS}
     for seat in seats:
         deck = [c for c in C.full_deck() if c not in faces]
-        decks[seat.number] = list(shuffle(deck))  # type: ignore[operator]
+        decks[seat.number] = list(shuffle(deck))
         for code in sorted(faces, key=C.sort_key):
             table.append(
                 TableCard(owner=seat.number, code=code, area=home(seat.number),

@@ -20,7 +20,8 @@ MAX_OPTIONS = 25
 PASS = {"type": "pass"}
 
 
-def _chunks(cards: list[TableCard], by_area: bool) -> list[tuple[str, list[TableCard]]]:
+def _chunks(cards: list[TableCard], by_area: bool,
+            names: dict[str, str] | None = None) -> list[tuple[str, list[TableCard]]]:
     """Splits cards into Select-sized chunks with a label suffix (O-D3)."""
     cards = sorted(cards, key=lambda c: C.sort_key(c.code))
     if not cards:
@@ -31,7 +32,8 @@ def _chunks(cards: list[TableCard], by_area: bool) -> list[tuple[str, list[Table
         areas = sorted({c.area for c in cards})
         out: list[tuple[str, list[TableCard]]] = []
         for a in areas:
-            out.extend((f" ({a}{s})", part) for s, part in _chunks(
+            where = (names or {}).get(a, a)
+            out.extend((f" ({where}{s})", part) for s, part in _chunks(
                 [c for c in cards if c.area == a], by_area=False))
         return out
     groups: dict[str, list[TableCard]] = {}
@@ -58,11 +60,13 @@ def transit_request(state: OrbitsState) -> Request:
             specs.extend(_depart_specs(state, area, resting))
     if state.options.rush_transit and state.rp[seat] >= 1:
         rushable = [g for g in state.groups if g.owner == seat and g.rushed_turn != state.turn]
-        if rushable:
+        for start in range(0, len(rushable), MAX_OPTIONS):  # O-D3: 25 groups per Select
+            part = rushable[start:start + MAX_OPTIONS]
             specs.append(ActionSpec(
-                type="rush", label="Rush a group",
+                type="rush", label="Rush a group" + (f" ({start // MAX_OPTIONS + 1})"
+                                                     if len(rushable) > MAX_OPTIONS else ""),
                 fields=[InputField(name="group", label="Group in transit", options=[
-                    Option(value=str(g.id), label=_group_label(state, g)) for g in rushable])],
+                    Option(value=str(g.id), label=_group_label(state, g)) for g in part])],
                 confirm="Costs 1 RP: removes one extra transit token from that group; once per "
                         "group per turn (O-18).",
             ))
@@ -115,7 +119,8 @@ def deployment_request(state: OrbitsState) -> Request:
         resting = state.resting_face_down(seat)
         fleet = [c for c in resting if C.is_fleet(c.code)]
         faces = [c for c in resting if C.is_face(c.code) and face_deploy_error(state, c) is None]
-        for suffix, chunk in _chunks(fleet, by_area=True):
+        labels = {a: state.area_label(a) for a in state.areas()}
+        for suffix, chunk in _chunks(fleet, by_area=True, names=labels):
             specs.append(ActionSpec(
                 type="deploy", label=f"Deploy a fleet card{suffix}",
                 confirm="Costs 1 RP. All your face-up fleet cards in that area take the stance "
@@ -128,7 +133,7 @@ def deployment_request(state: OrbitsState) -> Request:
                         Option(value="blockade", label="Blockade")]),
                 ],
             ))
-        for suffix, chunk in _chunks(faces, by_area=True):
+        for suffix, chunk in _chunks(faces, by_area=True, names=labels):
             specs.append(ActionSpec(
                 type="deploy", label=f"Deploy a face card{suffix}",
                 confirm="Costs 1 RP. The card earns 1 RP each Resource phase (O-7).",

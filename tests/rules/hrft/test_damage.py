@@ -232,3 +232,23 @@ def test_h7_cascade_share_stays_in_its_half_of_the_ring_h_d3():
     report = apply_attack(ship, [("F", 4)], SeededDice(8), thresholds=False)
     assert report.placements[0].cascade == {"A": 1, "FP": 4}
     assert _lost(report.ship)["AP"] == 0
+
+
+def test_h7_seed_example_cascade_counts_the_adjacent_arc_as_in_arc_for_an_f_only_torpedo():
+    # FP stripped; damage through FP cascades into F (row 1) and AP; the F-only pulse
+    # torpedo rolls on its own "just like all other weapons with FP arcs"
+    ship = convert_design(design(hull=12, thrust=0, mass=10, systems=[
+        {"uid": "t1", "type": "pulse_torpedo", "arcs": ["F"]},
+        {"uid": "b1", "type": "beam", "class": 1, "arcs": ["FP"]},
+        {"uid": "b2", "type": "beam", "class": 1, "arcs": ["FS"]},
+    ]))
+    ship.blocks["FP"].hull_lost = 6
+    ship.blocks["F"].hull_lost = 1
+    dice = ScriptedDice([6, 2, 1, 1])  # t1 fails, b1 holds, out-of-arc (b2) holds, core holds
+    report = apply_attack(ship, [("FP", 1)], dice)
+    [src] = report.sources
+    assert src.kind == "cascade" and src.in_arcs == ["FP", "F"]
+    assert [d.get("system") for d in report.dice[:2]] == ["t1", "b1"]
+    assert report.ship.system("t1").hits == 1 and report.ship.system("b2").hits == 0
+    assert report.dice[2]["for"] == "out-of-arc group"
+    assert dice.remaining == 0
