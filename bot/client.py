@@ -31,6 +31,7 @@ COGS = (
     "cogs.gm",
     "cogs.roll",
     "cogs.help",
+    "cogs.battle",
 )
 APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
 

@@ -81,11 +81,8 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         service = service_of(interaction)
         seat = await service.join(actor_of(interaction), campaign_channel_id(interaction))
         dm_ok = await self._welcome(interaction, seat)
-        await reply(
-            interaction,
-            f"{interaction.user.mention} joined as seat {seat.seat}.",
-            ephemeral=False,
-        )
+        # The service announces the join in the channel; this answer is for the player.
+        await reply(interaction, f"You joined as seat {seat.seat}.")
         if not dm_ok:
             await service.dm_closed(interaction.user.id)
             await reply(interaction, CLOSED_DM_HINT, ephemeral=True)
@@ -110,7 +107,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         await service_of(interaction).leave(
             actor_of(interaction), campaign_channel_id(interaction)
         )
-        await reply(interaction, f"{interaction.user.mention} left the campaign.", ephemeral=False)
+        await reply(interaction, "You left the campaign.")
 
     @app_commands.command(description="GM: start the campaign with the players who have joined")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -169,7 +166,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         await service_of(interaction).end(
             actor_of(interaction), campaign_channel_id(interaction), reason
         )
-        await reply(interaction, f"The campaign is over: {reason}.", ephemeral=False)
+        await reply(interaction, "Campaign ended; the channel has been told.")
 
     @app_commands.command(name="list", description="The campaigns on this server")
     async def list_(self, interaction: discord.Interaction) -> None:

@@ -20,6 +20,7 @@ from cogs.panel_view import (
     chunks_of,
     describe_action,
     draft_values,
+    initial_mode,
     merge_chunk,
     render,
 )
@@ -147,7 +148,8 @@ class Panels(commands.Cog):
                 note = f"Still waiting for: {waiting}." if waiting else ""
             else:
                 note = f"Done: {summary}."
-            content, view = render(after, Mode(), note)
+            mode = initial_mode(after.request) if after.request.kind == "sealed" else Mode()
+            content, view = render(after, mode, note)
             await interaction.response.edit_message(content=content, view=view)
             return
         if panel.request.kind == "sealed":

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import sys
-from pathlib import Path
 
 from PIL import Image
 
@@ -12,9 +10,7 @@ from bot.render import registry
 from bot.render.ftcamp_hexmap import render
 from bot.rules.dice import ScriptedDice
 from bot.rules.ftcamp import RULESET
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "rules" / "ftcamp"))
-from ftcamp_testkit import craft, group, orders_in, world  # noqa: E402
+from tests.rules.ftcamp.ftcamp_testkit import craft, group, orders_in, world
 
 
 def _with_secret_decoys() -> tuple:  # type: ignore[type-arg]

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import io
-import sys
-from pathlib import Path
 
 from PIL import Image
 
 from bot.render import registry
 from bot.render.ftcamp_sector import render
 from bot.rules.ftcamp import RULESET
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "rules" / "ftcamp"))
-from ftcamp_testkit import SYS, group, play_hex, static, world  # noqa: E402
+from tests.rules.ftcamp.ftcamp_testkit import SYS, group, play_hex, static, world
 
 
 def test_sector_picture_after_allocation() -> None:

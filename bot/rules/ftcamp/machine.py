@@ -211,9 +211,11 @@ class FTCampRuleset:
 
     def _finish_orders(self, state: State, answers: dict[int, steps.Answers],
                        dice: Dice) -> list[Event]:
-        orders = {key.split(":", 1)[1]: fleet.check_order(state, state.groups[key.split(":", 1)[1]],
-                                                          str(v))
-                  for seat_answers in answers.values() for key, v in seat_answers.items()}
+        orders = {}
+        for seat_answers in answers.values():
+            for key, value in seat_answers.items():
+                name = key.split(":", 1)[1]
+                orders[name] = fleet.check_order(state, state.groups[name], str(value))
         lines = fleet.apply_orders(state, orders)
         state.revealed = sorted(set(state.revealed) | set(orders))
         hexes = sorted({g.hex for g in state.groups.values()})
@@ -304,7 +306,8 @@ class FTCampRuleset:
         for seat, seat_answers in sorted(answers.items()):
             engaging = any(c.order == "EE" and state.groups[n].owner == seat
                            for n, c in run.choices.items())
-            for ally in seat_answers.get("betray", []):
+            named = seat_answers.get("betray", [])
+            for ally in [named] if isinstance(named, str) else named:
                 pair = (min(seat, int(ally)), max(seat, int(ally)))
                 if pair not in state.alliances:
                     continue

@@ -272,7 +272,8 @@ def load_scenario(text: str) -> State:
                 ck.bad(f"{key}[{i}].name", f"group name {group.name!r} is used twice")
                 continue
             groups[group.name], locs[group.name] = group, f"{key}[{i}]"
-    state = State(name=str(camp.get("name", "FTCamp campaign")), rules=rules, map=hex_map,
+    state = State(name=ck.string(camp, "name", "campaign", default="FTCamp campaign"),
+                  rules=rules, map=hex_map,
                   players=players, alliances=alliances, groups=groups,
                   round=ck.integer(camp, "round", "campaign", default=1, positive=True))
     if not ck.problems:

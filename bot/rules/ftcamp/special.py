@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.errors import RulesError
 from bot.rules.base import InputField, Option
 from bot.rules.ftcamp.core import min_thrust
 from bot.rules.ftcamp.model import Craft, Group, HexRun, State
@@ -52,8 +51,9 @@ def special_bundles(state: State, seat: int, run: HexRun,
             if c.weasel > 0:
                 bundles.append([InputField(
                     name=f"weasel:{g.name}#{i}", label=f"{c.name}: weasel setting"[:45],
+                    # Classes stop at 5 (E-D6): a setting above +4 changes nothing.
                     options=[Option(value=str(v), label=f"+{v} class") for v in
-                             range(c.weasel + 1)])])
+                             range(min(c.weasel, 4) + 1)])])
     for g in interceptors(state, run.hex, seat):
         free = dispatchable(state, seat, dispatched)
         if free:
@@ -107,8 +107,10 @@ def apply_special(state: State, run: HexRun, seat: int, answers: dict[str, str |
         elif kind == "dispatch":
             for name in value if isinstance(value, list) else [value]:
                 if name in dispatched:
-                    raise RulesError(f"Group {name} is already dispatched to an interception "
-                                     "(E-12.7).")
+                    # Two interceptors named the same group on different pages: first wins.
+                    lines.append(f"{name} was already dispatched; each group answers one "
+                                 "interception (E-12.7)")
+                    continue
                 run.dispatched[name] = target
                 dispatched.add(name)
                 lines.append(f"{name} dispatched to support {target}'s interception")

@@ -113,6 +113,12 @@ def read(state: State, fields: list[InputField], action: dict[str, Any]) -> Answ
 
 
 def _semantic(state: State, answers: Answers) -> None:
+    sent = [n for k, v in answers.items() if k.startswith("dispatch:")
+            for n in ([v] if isinstance(v, str) else v)]
+    twice = sorted({n for n in sent if sent.count(n) > 1})
+    if twice:
+        raise RulesError(f"{', '.join(twice)}: a group may be dispatched to one interception "
+                         "only (E-12.7).")
     for key, value in answers.items():
         kind, _, name = key.partition(":")
         if kind == "group" and isinstance(value, str):

@@ -101,3 +101,23 @@ def test_ed31_betrayal_needs_an_engage_order() -> None:
     assert out.state.alliances == [(1, 3)]
     assert "the alliance stands (E-D31)" in next(e.text for e in out.events
                                                  if e.kind == "engage_reveal")
+
+
+def test_e12_7_a_group_is_dispatched_to_one_interception_only() -> None:
+    from bot.errors import RulesError
+    from bot.rules.ftcamp.model import Craft, Group
+    hq = Group(name="HQ", owner=2, hex="0101", sector="A-1", static="military",
+               craft=[Craft(name="hq", mass=100, command=True)])
+    s = orders_in(world(group("A", 1, thrust=1), group("P1", 2, order="patrol"),
+                        group("P2", 2, order="patrol"),
+                        group("Wing", 2, hex_name="0102", order="patrol"), hq),
+                  skip_special=False).state
+    fields = [f.name for r in RULESET.pending(s) for f in r.actions[0].fields]
+    assert fields == ["dispatch:P1", "dispatch:P2"]
+    try:
+        RULESET.check(s, 2, {"type": "special_acts", "dispatch:P1": ["Wing"],
+                             "dispatch:P2": ["Wing"]})
+    except RulesError as exc:
+        assert "one interception only (E-12.7)" in exc.message
+    else:
+        raise AssertionError("a double dispatch was accepted")

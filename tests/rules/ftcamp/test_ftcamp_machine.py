@@ -9,7 +9,7 @@ from ftcamp_testkit import HEX, craft, group, orders_in, world
 
 from bot.errors import InvalidInput, InvalidState
 from bot.rules import registry
-from bot.rules.base import Ruleset, ScriptedPlayer, Seat
+from bot.rules.base import Request, Ruleset, ScriptedPlayer, Seat
 from bot.rules.dice import ScriptedDice, SeededDice
 from bot.rules.ftcamp import RULESET, FTCampOptions, State
 from bot.rules.ftcamp.demo import demo_scenario
@@ -17,6 +17,19 @@ from bot.rules.ftcamp.demo import demo_scenario
 
 def seats(n: int) -> list[Seat]:
     return [Seat(number=i, name=f"user{i}") for i in range(1, n + 1)]
+
+
+def check_discord_limits(req: Request) -> None:
+    """What a generic panel can show: 4 Selects an action, 25 options, 100-char values."""
+    assert len(req.actions) <= 5 and len(req.prompt) <= 2000
+    for spec in req.actions:
+        assert len(spec.fields) <= 4 and len(spec.type) <= 40
+        for f in spec.fields:
+            assert 1 <= len(f.options) <= 25 and len(f.label) <= 100
+            assert f.max_values <= len(f.options)
+            for o in f.options:
+                assert len(o.value) <= 100 and len(o.label) <= 100
+                assert len(o.description) <= 100
 
 
 def play_round(seed: int, n: int = 3) -> tuple[State, list]:  # type: ignore[type-arg]
@@ -28,6 +41,8 @@ def play_round(seed: int, n: int = 3) -> tuple[State, list]:  # type: ignore[typ
         if state.round > 1:
             break
         reqs = RULESET.pending(state)
+        for r in reqs:
+            check_discord_limits(r)
         if reqs[0].kind == "sealed":
             acts = {r.seat: players[r.seat].choose(RULESET.view(state, r.seat), r, dice)
                     for r in reqs}

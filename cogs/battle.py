@@ -1,0 +1,373 @@
+"""/battle: HRFT battles refereed in a Discord thread (DESIGN.md "Discord conventions").
+
+A battle is a campaign of rule set ``hrft`` whose channel is a thread. ``/battle start`` in a
+text channel opens the thread and the campaign (the starter is the GM); the other commands
+work inside that thread and go through the service like every panel does: the results (every
+die, the updated sheet) come back as ONE thread message through the outbox, and the caller
+gets a short ephemeral answer. Sealed step-1 orders use the generic DM panel.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import InvalidInput, InvalidState, UserError
+from bot.rules.hrft import SAMPLE_KEYS, ships_from_file
+from cogs.battle_read import (
+    RULESET,
+    Battle,
+    load_battle,
+    parse_weapons,
+    public_sheet,
+    require_spec,
+    require_started,
+    round_range,
+    ship_choices,
+    ship_text,
+    weapon_choices,
+)
+from cogs.common import actor_of, campaign_channel_id, clip, reply, service_of
+
+log = logging.getLogger(__name__)
+
+Arc = Literal["F", "FS", "AS", "A", "AP", "FP"]
+DamageKind = Literal["direct", "missile", "fighter", "area", "enveloping"]
+MAX_NAME = 80
+MAX_FILE = 512_000
+THREAD_MINUTES = 10080  # a week: battles are played over days
+
+
+def _choices(pairs: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=label, value=value) for label, value in pairs]
+
+
+async def _battle(interaction: discord.Interaction) -> Battle:
+    return await load_battle(
+        service_of(interaction), campaign_channel_id(interaction), interaction.user.id
+    )
+
+
+async def _quiet_battle(interaction: discord.Interaction) -> Battle | None:
+    """For autocomplete: no battle here means no suggestions, not an error."""
+    try:
+        return await _battle(interaction)
+    except UserError:
+        return None
+
+
+def _filled(interaction: discord.Interaction, name: str) -> str:
+    return str(getattr(interaction.namespace, name, "") or "")
+
+
+class BattleCog(commands.GroupCog, group_name="battle"):
+    """HRFT battles: start one in a thread, add ships, fire, damage, repair, sheets."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # ------------------------------------------------------------ lifecycle
+
+    @app_commands.command(description="Open an HRFT battle in a new thread (you are its GM)")
+    @app_commands.describe(
+        name="A name for the battle (also the thread's name)",
+        parent="Optional: the campaign this battle resolves (it hears the result)",
+        ref="Optional: which battle of that campaign, e.g. 'Sector 4, turn 3'",
+    )
+    async def start(
+        self, interaction: discord.Interaction, name: str = "HRFT battle",
+        parent: int | None = None, ref: str | None = None,
+    ) -> None:
+        campaign_channel_id(interaction)
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise InvalidState("Start a battle in a normal text channel of the server: the "
+                               "battle gets a thread of its own there.")
+        name = name.strip()
+        if not 1 <= len(name) <= MAX_NAME:
+            raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
+        await interaction.response.defer(thinking=True)
+        thread = await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread,
+            auto_archive_duration=THREAD_MINUTES,
+        )
+        assert interaction.guild is not None
+        try:
+            info = await service_of(interaction).create(
+                actor_of(interaction), interaction.guild.id, thread.id, RULESET, name,
+                parent_id=parent, parent_ref=(ref or "").strip()[:100] or None,
+            )
+        except UserError:
+            await thread.delete()  # no empty thread left behind by a refused start
+            raise
+        await thread.send(
+            f"**{info.name}**: High Resolution Full Thrust battle, GM "
+            f"{interaction.user.mention}.\nPlayers: `/battle join` here. GM: `/battle begin` "
+            "when 2 to 6 have joined. Then add ships (`/battle add`) and say `/battle ready`."
+        )
+        parent_note = f" for campaign {parent}" + (f" ({ref})" if ref else "") if parent else ""
+        await reply(interaction, f"Battle **{info.name}**{parent_note} opens in "
+                                 f"{thread.mention}.", ephemeral=False)
+
+    @app_commands.command(description="Take a seat in this thread's battle")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._campaign_command(interaction, "join")
+
+    @app_commands.command(description="GM: begin the battle with the players who joined")
+    async def begin(self, interaction: discord.Interaction) -> None:
+        await self._campaign_command(interaction, "start")
+
+    async def _campaign_command(self, interaction: discord.Interaction, name: str) -> None:
+        """The /campaign command of that name, so both behave the same (welcome DM, closed
+        DM notice, start)."""
+        battle = await _battle(interaction)  # refuses outside a battle thread
+        del battle
+        cog = self.bot.get_cog("CampaignCog")
+        command = getattr(cog, name, None)
+        if not isinstance(command, app_commands.Command):
+            raise RuntimeError(f"/campaign {name} is not loaded")
+        await command.callback(cog, interaction)  # type: ignore[arg-type]
+
+    @app_commands.command(description="GM: end the battle now, with a report of every ship")
+    @app_commands.describe(reason="Shown in the thread (and to the parent campaign)")
+    async def end(self, interaction: discord.Interaction, reason: str = "") -> None:
+        battle = await _battle(interaction)  # the service checks that the caller is the GM
+        lines = [reason.strip() or "ended by the GM", "**Report**"]
+        for ship in battle.ships.values():
+            lines.append(f"- {ship['name']} ({ship['uid']}, {ship['owner']}): "
+                         f"{ship['status']}, hull {ship['hull_left']}/{ship['hull_boxes']}, "
+                         f"armour {ship['armour_left']}/{ship['armour_boxes']}" +
+                         _out_systems(ship))
+        if not battle.ships:
+            lines.append("No ships were added.")
+        await service_of(interaction).end(
+            actor_of(interaction), campaign_channel_id(interaction), clip("\n".join(lines), 1800)
+        )
+        await reply(interaction, "Battle ended; the report is in the thread.")
+
+    # ------------------------------------------------------------ ships
+
+    @app_commands.command(description="Add a ship: a sample design, or a design/fleet file")
+    @app_commands.describe(
+        sample="A sample design shipped with the bot",
+        file="A Fleet Manager .FTDesign / .FTFleet (JSON) or the bot's TOML form",
+    )
+    async def add(
+        self, interaction: discord.Interaction, sample: str | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        if (sample is None) == (file is None):
+            raise InvalidInput("Give either a sample design or a file, not both or neither. "
+                               f"Samples: {', '.join(SAMPLE_KEYS)}.")
+        battle = await _battle(interaction)
+        if file is not None:
+            await self._add_file(interaction, battle, file)
+            return
+        assert sample is not None
+        key = sample.strip().lower()
+        if key not in SAMPLE_KEYS:
+            raise InvalidInput(f"No sample '{sample}'. Samples: {', '.join(SAMPLE_KEYS)}.")
+        require_spec(battle, "add_sample", "add ships")
+        await self._submit(interaction, battle, {"type": "add_sample", "sample": key})
+        await reply(interaction, f"Added the sample {key}; add more or `/battle ready`.")
+
+    async def _add_file(
+        self, interaction: discord.Interaction, battle: Battle, file: discord.Attachment
+    ) -> None:
+        require_started(battle)
+        if file.size > MAX_FILE:
+            raise InvalidInput(f"The file is larger than {MAX_FILE // 1000} kB.")
+        data = await file.read()
+        ships = ships_from_file(file.filename, data)  # InvalidInput says what is wrong
+        names = ", ".join(s.name for s in ships)
+        if battle.spec("add_file") is None:
+            # The engine's setup step offers add_sample and ready only (see the report).
+            require_spec(battle, "add_sample", "add ships")
+            raise InvalidState(
+                f"'{file.filename}' reads fine ({names}), but this version of the rules "
+                "engine cannot take ships from a file yet; use a sample design for now."
+            )
+        text = data.decode("utf-8-sig")
+        await self._submit(interaction, battle,
+                           {"type": "add_file", "filename": file.filename, "content": text})
+        await reply(interaction, f"Added {names}; add more or `/battle ready`.")
+
+    @add.autocomplete("sample")
+    async def add_sample_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return _choices([(k, k) for k in SAMPLE_KEYS if current.lower() in k])
+
+    @app_commands.command(description="Post a ship's sheet in the thread")
+    @app_commands.describe(ship="The ship (id like 1a)")
+    async def sheet(self, interaction: discord.Interaction, ship: str) -> None:
+        await interaction.response.defer(thinking=True)
+        png = await public_sheet(
+            service_of(interaction), campaign_channel_id(interaction), ship.strip()
+        )
+        await reply(interaction, f"Ship sheet of {ship.strip()}.", ephemeral=False,
+                    files=[discord.File(io.BytesIO(png), filename="sheet.png")])
+
+    @app_commands.command(description="The battle, or one ship in detail (only you see it)")
+    @app_commands.describe(ship="Optional: one ship in detail")
+    async def status(self, interaction: discord.Interaction, ship: str | None = None) -> None:
+        battle = await _battle(interaction)
+        if ship is None:
+            status = await service_of(interaction).status(
+                campaign_channel_id(interaction), interaction.user.id
+            )
+            waiting = f"\nWaiting for: {', '.join(status.pending)}" if status.pending else ""
+            await reply(interaction, f"**{status.name}** ({status.status})\n{status.text}"
+                                     + waiting)
+            return
+        require_started(battle)
+        await reply(interaction, ship_text(battle.ship(ship.strip())))
+
+    # ------------------------------------------------------------ open-step actions
+
+    @app_commands.command(description="Fire weapons of one ship at one target (one attack)")
+    @app_commands.describe(
+        ship="Your firing ship", weapons="'all' or system ids, e.g. s1,s2",
+        target="The enemy ship", range="Range in MU", arc="Incoming arc on the target",
+        bearing="The target's arc as seen from the firer (default F)",
+    )
+    async def fire(
+        self, interaction: discord.Interaction, ship: str, weapons: str, target: str,
+        range: app_commands.Range[int, 0, 200], arc: Arc, bearing: Arc = "F",
+    ) -> None:
+        battle = await _battle(interaction)
+        spec = require_spec(battle, "fire", "fire")
+        offered = [o.value for f in spec.fields if f.name == "weapons" for o in f.options]
+        action = {"type": "fire", "weapons": parse_weapons(weapons, ship.strip(), offered),
+                  "target": target.strip(), "range": round_range(spec, range), "arc": arc,
+                  "bearing": bearing}
+        await self._act(interaction, battle, action, "Fired")
+
+    @app_commands.command(description="Enter damage from a weapon not in the tables")
+    @app_commands.describe(
+        target="The ship hit", kind="How the damage spreads (H-9)",
+        arc="Incoming arc on the ship hit", points="Damage points",
+        nearer="Fighters: the nearer adjacent arc for the remainder",
+        concentrate="Fighters: all damage through the facing arc",
+        source="What did it, e.g. 'heavy missile'",
+    )
+    async def damage(
+        self, interaction: discord.Interaction, target: str, kind: DamageKind, arc: Arc,
+        points: app_commands.Range[int, 1, 200], nearer: Arc | None = None,
+        concentrate: bool = False, source: str = "",
+    ) -> None:
+        battle = await _battle(interaction)
+        require_spec(battle, "damage", "enter damage")
+        action: dict[str, Any] = {
+            "type": "damage", "target": target.strip(), "kind": kind, "arc": arc,
+            "points": str(points), "concentrate": "yes" if concentrate else "no",
+            "source": source.strip()[:60],
+        }
+        if nearer is not None:
+            action["nearer"] = nearer
+        await self._act(interaction, battle, action, "Damage entered")
+
+    @app_commands.command(description="Damage control: try to repair (step 19)")
+    @app_commands.describe(target="What to repair", parties="DCPs on the job (1-3)",
+                           medic="Use the ship's medic roll (+1, once a turn)")
+    async def repair(
+        self, interaction: discord.Interaction, target: str,
+        parties: app_commands.Range[int, 1, 3] = 1, medic: bool = False,
+    ) -> None:
+        battle = await _battle(interaction)
+        require_spec(battle, "repair", "repair")
+        action = {"type": "repair", "target": target.strip(), "parties": str(parties),
+                  "medic": "yes" if medic else "no"}
+        await self._act(interaction, battle, action, "Repair tried")
+
+    @app_commands.command(description="Say you are done with this step (or with setup)")
+    async def ready(self, interaction: discord.Interaction) -> None:
+        battle = await _battle(interaction)
+        require_spec(battle, "ready", "say ready")
+        await self._submit(interaction, battle, {"type": "ready"})
+        await reply(interaction, "Ready.")
+
+    async def _act(self, interaction: discord.Interaction, battle: Battle,
+                   action: dict[str, Any], done: str) -> None:
+        # rolling and drawing the sheet may take longer than Discord's 3 seconds
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._submit(interaction, battle, action)
+        await reply(interaction, f"{done}: the result is in the thread.")
+
+    @staticmethod
+    async def _submit(interaction: discord.Interaction, battle: Battle,
+                      action: dict[str, Any]) -> None:
+        seat = battle.seat if battle.seat is not None else None
+        await service_of(interaction).submit(
+            actor_of(interaction), battle.campaign_id, battle.step_no, action, seat=seat
+        )
+
+    # ------------------------------------------------------------ autocomplete
+
+    @sheet.autocomplete("ship")
+    @status.autocomplete("ship")
+    async def any_ship(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        battle = await _quiet_battle(interaction)
+        return _choices(ship_choices(battle, current)) if battle else []
+
+    @fire.autocomplete("ship")
+    async def own_ship(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        battle = await _quiet_battle(interaction)
+        return _choices(ship_choices(battle, current, own=True)) if battle else []
+
+    @fire.autocomplete("target")
+    async def enemy_ship(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        battle = await _quiet_battle(interaction)
+        return _choices(ship_choices(battle, current, enemy=True)) if battle else []
+
+    @damage.autocomplete("target")
+    async def fighting_ship(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        battle = await _quiet_battle(interaction)
+        if battle is None:
+            return []
+        return _choices([(label, uid) for label, uid in ship_choices(battle, current)
+                         if battle.ships[uid]["status"] == "fighting"])
+
+    @fire.autocomplete("weapons")
+    async def weapons_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        battle = await _quiet_battle(interaction)
+        if battle is None:
+            return []
+        return _choices(weapon_choices(battle, _filled(interaction, "ship"), current))
+
+    @repair.autocomplete("target")
+    async def repair_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        battle = await _quiet_battle(interaction)
+        spec = battle.spec("repair") if battle else None
+        if spec is None:
+            return []
+        field = next(f for f in spec.fields if f.name == "target")
+        return _choices([(o.label[:100], o.value) for o in field.options
+                         if current.lower() in f"{o.value} {o.label}".lower()][:25])
+
+
+def _out_systems(ship: dict[str, Any]) -> str:
+    out = [s["label"] for s in ship["systems"] if s["hits"]]
+    return f"; out: {', '.join(out)}" if out else ""
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(BattleCog(bot))

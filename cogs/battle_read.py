@@ -1,0 +1,211 @@
+"""Reading an HRFT battle for the /battle commands: its view, the caller's open request,
+ship sheets, autocomplete choices and ship texts.
+
+The service has no public "view" method yet, so ``load_battle`` reads the committed state
+with the service's display loader (``_load`` on its reader connection, the same call
+``CampaignService.status`` makes). Proposed: ``CampaignService.view(channel_id,
+viewer_user_id) -> BattleView``-like data; this module is the one place to switch over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.errors import InvalidInput, InvalidState, NotFound
+from bot.render import registry as render_registry
+from bot.rules.base import GM_SEAT, ActionSpec, Request
+
+if TYPE_CHECKING:
+    from bot.campaign import CampaignService
+
+RULESET = "hrft"
+ARCS = ("F", "FS", "AS", "A", "AP", "FP")
+
+
+@dataclass(frozen=True)
+class Battle:
+    """One HRFT battle as the caller may see it."""
+
+    campaign_id: int
+    step_no: int
+    status: str  # setup | running | paused | ended
+    name: str
+    seat: int | None  # the caller's seat, None when not playing
+    is_gm: bool
+    view: dict[str, Any]  # ruleset.view(state, seat); {} before the campaign starts
+    requests: list[Request]  # the caller's open requests (their seat's, or the GM's)
+
+    @property
+    def ships(self) -> dict[str, dict[str, Any]]:
+        return dict(self.view.get("ships", {}))
+
+    def ship(self, uid: str) -> dict[str, Any]:
+        ships = self.ships
+        if uid in ships:
+            return ships[uid]
+        known = ", ".join(f"{k} ({s['name']})" for k, s in ships.items()) or "none yet"
+        raise NotFound(f"No ship '{uid}' in this battle. Ships: {known}.")
+
+    def spec(self, action_type: str) -> ActionSpec | None:
+        """The caller's offered action of that type, if any request offers it now."""
+        for request in self.requests:
+            for spec in request.actions:
+                if spec.type == action_type:
+                    return spec
+        return None
+
+
+async def load_battle(service: CampaignService, channel_id: int, user_id: int) -> Battle:
+    """The battle of this channel (a thread); refuses elsewhere with what to do instead."""
+    status = await service.status(channel_id, user_id)
+    if status.ruleset != RULESET:
+        raise InvalidState(
+            f"This channel's campaign plays {status.ruleset}, not HRFT. Open a battle with "
+            "`/battle start` in a text channel: it gets its own thread."
+        )
+    # Stand-in for a public service view (see the module docstring).
+    ctx = await service._load(service.db, status.id)  # noqa: SLF001
+    mine = ctx.seat_of(user_id)
+    seat = mine.seat if mine is not None else None
+    is_gm = user_id == ctx.row.gm_user_id
+    seats = ([seat] if seat is not None else []) + ([GM_SEAT] if is_gm else [])
+    view = ctx.ruleset.view(ctx.state, seat) if ctx.state is not None else {}
+    return Battle(
+        campaign_id=status.id, step_no=status.step_no, status=status.status,
+        name=status.name, seat=seat, is_gm=is_gm, view=view,
+        requests=[r for r in ctx.pending if r.seat in seats],
+    )
+
+
+async def public_sheet(service: CampaignService, channel_id: int, uid: str) -> bytes:
+    """The ship sheet PNG of one ship, drawn from the public view."""
+    status = await service.status(channel_id, 0)
+    ctx = await service._load(service.db, status.id)  # noqa: SLF001
+    if ctx.state is None:
+        raise InvalidState("The battle has not started yet: no ships to show.")
+    view = ctx.ruleset.view(ctx.state, None)
+    if uid not in view.get("ships", {}):
+        known = ", ".join(f"{k} ({s['name']})" for k, s in view.get("ships", {}).items())
+        raise NotFound(f"No ship '{uid}' in this battle. Ships: {known or 'none yet'}.")
+    return render_registry.render(RULESET, "sheet", {**view, "sheet_ship": uid})
+
+
+def require_started(battle: Battle) -> None:
+    if battle.status == "setup":
+        raise InvalidState("The battle has not begun: players join (`/battle join`), then "
+                           "the GM runs `/battle begin`.")
+    if battle.status == "ended":
+        raise InvalidState("This battle is over.")
+
+
+def require_spec(battle: Battle, action_type: str, what: str) -> ActionSpec:
+    """The offered spec, or a refusal saying why it is not possible now."""
+    require_started(battle)
+    spec = battle.spec(action_type)
+    if spec is not None:
+        return spec
+    if battle.seat is None and not battle.is_gm:
+        raise InvalidState("You hold no seat in this battle.")
+    if battle.view.get("finished"):
+        raise InvalidState("The battle is over.")
+    step = battle.view.get("step_number") or ""
+    title = battle.view.get("step_title") or battle.view.get("step", "")
+    where = f"step {step}: {title}" if step else str(title)
+    raise InvalidState(f"You cannot {what} now ({where}).")
+
+
+def option_values(spec: ActionSpec, field: str) -> list[tuple[str, str]]:
+    """(value, label) of one field's legal options."""
+    for f in spec.fields:
+        if f.name == field:
+            return [(o.value, o.label) for o in f.options]
+    return []
+
+
+def round_range(spec: ActionSpec, mu: int) -> str:
+    """The range option to send: the shortest offered range at least ``mu`` MU. Offered
+    ranges are even numbers, and every band in the tables is a multiple of 2 MU, so rounding
+    up to the next even number never changes the band."""
+    offered = sorted(int(v) for v, _ in option_values(spec, "range"))
+    if mu < 0:
+        raise InvalidInput("The range is a distance in MU, 0 or more.")
+    for value in offered:
+        if value >= mu:
+            return str(value)
+    raise InvalidInput(f"{mu} MU is beyond every fire table (longest: {offered[-1]} MU)."
+                       if offered else "No range can be chosen now.")
+
+
+def parse_weapons(raw: str, ship: str, offered: list[str]) -> list[str]:
+    """'all' or a comma list of system ids (``s1,s2`` or ``1a:s1``) -> 'ship:system' values."""
+    own = [v for v in offered if v.split(":", 1)[0] == ship]
+    if not own:
+        raise InvalidState(f"Ship {ship} has no weapon that can fire now.")
+    tokens = [t.strip() for t in raw.replace(" ", ",").split(",") if t.strip()]
+    if not tokens:
+        raise InvalidInput("Name the weapons to fire: 'all' or system ids such as 's1,s2'.")
+    if [t.lower() for t in tokens] == ["all"]:
+        return own
+    picked = []
+    for token in tokens:
+        value = token if ":" in token else f"{ship}:{token}"
+        if value not in own:
+            allowed = ", ".join(v.split(":", 1)[1] for v in own)
+            raise InvalidInput(f"'{token}' cannot fire now from {ship}. Ready to fire: "
+                               f"{allowed} (or 'all').")
+        if value not in picked:
+            picked.append(value)
+    return picked
+
+
+def ship_text(ship: dict[str, Any]) -> str:
+    """A ship's full state as lines: blocks, systems out, damage control, orders."""
+    lines = [f"**{ship['name']}** ({ship['uid']}, {ship['owner']}): {ship['status']}, "
+             f"hull {ship['hull_left']}/{ship['hull_boxes']}, armour "
+             f"{ship['armour_left']}/{ship['armour_boxes']}, thrust "
+             f"{ship['current_thrust']}/{ship['thrust']}"]
+    for block in ship["blocks"]:
+        mark = " stripped" if block["stripped"] else ""
+        lines.append(f"- block {block['name']}: hull {block['hull'] - block['hull_lost']}/"
+                     f"{block['hull']}, armour {block['armour'] - block['armour_lost']}/"
+                     f"{block['armour']}{mark}")
+    out = [s["label"] for s in ship["systems"] if s["hits"]]
+    lines.append("Systems out: " + (", ".join(out) if out else "none"))
+    lines.append(f"DCPs free this turn: {ship['dcps_free']} of {ship['dcps_working']}")
+    if ship.get("screens"):
+        lines.append(f"Screens: {ship['screens']}")
+    return "\n".join(lines)
+
+
+def ship_choices(battle: Battle, typed: str, *, own: bool = False,
+                 enemy: bool = False) -> list[tuple[str, str]]:
+    """(label, value) of ships for autocomplete."""
+    out = []
+    for uid, ship in battle.ships.items():
+        if own and ship["seat"] != battle.seat:
+            continue
+        if enemy and (ship["seat"] == battle.seat or ship["status"] != "fighting"):
+            continue
+        label = f"{uid}: {ship['name']} ({ship['owner']}, {ship['status']})"
+        if typed.lower() in label.lower():
+            out.append((label[:100], uid))
+    return out[:25]
+
+
+def weapon_choices(battle: Battle, ship: str, typed: str) -> list[tuple[str, str]]:
+    """Autocomplete for a comma list of weapons: completes the last item."""
+    spec = battle.spec("fire")
+    if spec is None:
+        return []
+    labels = {v.split(":", 1)[1]: label for v, label in option_values(spec, "weapons")
+              if not ship or v.split(":", 1)[0] == ship}
+    done, _, last = typed.rpartition(",")
+    prefix = f"{done}," if done else ""
+    chosen = {t.strip() for t in done.split(",") if t.strip()}
+    out = [] if done else [("all: every weapon ready to fire", "all")]
+    for sid, label in labels.items():
+        if sid in chosen or last.strip().lower() not in f"{sid} {label}".lower():
+            continue
+        out.append(((prefix + sid + f"  ({label})")[:100], (prefix + sid)[:100]))
+    return out[:25]
