@@ -36,6 +36,12 @@ To try the game offline without Discord, run a demo campaign with scripted playe
     python -m bot demo orbits
 """
 
+BAD_TOKEN_MESSAGE = f"""\
+Discord refused the token in {TOKEN_ENV}. Copy it again from the developer portal (your
+application -> Bot -> Reset Token) and set {TOKEN_ENV} to it; the application id or the client
+secret will not work in its place.
+"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -110,11 +116,17 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> in
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     # Imported here so that the offline subcommands never import discord.py or the cogs.
+    import discord
+
     from bot.client import AdmiraltyBot
 
     client = AdmiraltyBot(settings)
     token = settings.token.get_secret_value() if settings.token else ""
-    client.run(token, log_handler=None)
+    try:
+        client.run(token, log_handler=None)
+    except discord.LoginFailure:
+        print(BAD_TOKEN_MESSAGE, file=err, end="")
+        return EXIT_USAGE
     return EXIT_OK
 
 

@@ -32,6 +32,7 @@ COGS = (
     "cogs.roll",
     "cogs.help",
     "cogs.battle",
+    "cogs.ftcamp",
 )
 APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
 

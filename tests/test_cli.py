@@ -171,3 +171,41 @@ def test_readme_opens_with_the_two_commands_ci_runs() -> None:
     assert test_command == ".venv/bin/python -m pytest -q"
     assert test_command in ci
     assert '.venv/bin/pip install -e ".[test]"' in ci and '-e ".[test]"' in run_tests
+
+
+def test_a_refused_token_is_a_usage_error_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import discord
+
+    import bot.client
+
+    class RefusedBot:
+        def __init__(self, config: object) -> None:
+            pass
+
+        def run(self, token: str, log_handler: object = None) -> None:
+            raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(bot.client, "AdmiraltyBot", RefusedBot)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run([], env={"DISCORD_TOKEN": "not-a-token"})
+    assert code == EXIT_USAGE
+    assert "Discord refused the token in DISCORD_TOKEN" in err
+
+
+def test_readme_permission_integer_matches_the_permissions_it_names() -> None:
+    import discord
+
+    wanted = discord.Permissions(
+        view_channel=True,
+        send_messages=True,
+        send_messages_in_threads=True,
+        create_public_threads=True,
+        embed_links=True,
+        attach_files=True,
+        read_message_history=True,
+    )
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"**{wanted.value}**" in text
+    assert f"permissions={wanted.value}" in text

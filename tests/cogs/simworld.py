@@ -59,3 +59,15 @@ def select_id(message: Any) -> str:
     ids = [c for c in custom_ids(message) if ":sel:" in c]
     assert ids, f"no Select on {message.content!r}"
     return ids[0]
+
+
+def last_panel(member: simcord.MemberActor) -> discord.Message:
+    """The newest DM that carries panel components."""
+    panels = [m for m in member.user.dm_channel.history() if custom_ids(m)]
+    assert panels, f"{member.name} has no panel in DM"
+    return panels[-1]
+
+
+def fresh(member: simcord.MemberActor, message: discord.Message) -> discord.Message:
+    """The current version of a DM message (after edits)."""
+    return next(m for m in member.user.dm_channel.history() if m.id == message.id)

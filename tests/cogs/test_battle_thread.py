@@ -36,6 +36,12 @@ def simcord_bot(db_path: Path, guess_rules: Ruleset) -> AdmiraltyBot:
     return SeededBot(db_path, roll_dice=ScriptedDice(ROLL_DICE))
 
 
+def said(result: simcord.InteractionResult) -> str:
+    """Everything the bot answered to one interaction (response and follow-ups)."""
+    parts = [result.response.content] if result.response is not None else []
+    return "\n".join(parts + [f.content for f in result.followups])
+
+
 def thread_of(w: World) -> simcord.ChannelHandle:
     threads = w.chan.threads
     assert len(threads) == 1, threads
@@ -46,7 +52,7 @@ async def open_battle(w: World) -> simcord.ChannelHandle:
     started = await w.gm.slash(w.chan, "battle start", name="Skirmish at Vega")
     assert not started.ephemeral
     thread = thread_of(w)
-    assert thread.mention in started.final_message.content
+    assert thread.mention in said(started)
     assert "/battle join" in texts(thread)[0]
     for member in (w.alice, w.bob):
         joined = await member.slash(thread, "battle join")
@@ -59,7 +65,7 @@ async def open_battle(w: World) -> simcord.ChannelHandle:
 async def add_ships(w: World, thread: simcord.ChannelHandle) -> None:
     for member, sample in ((w.alice, "vanguard"), (w.bob, "wolfhound")):
         added = await member.slash(thread, "battle add", sample=sample)
-        assert added.ephemeral and "Added the sample" in added.final_message.content
+        assert added.ephemeral and "Added the sample" in said(added)
         ready = await member.slash(thread, "battle ready")
         assert ready.ephemeral
 
@@ -94,3 +100,16 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     assert "orders revealed" in log
     assert "Vanguard: speed 2, thrust 3, turn P1" in log
     print(log)
+
+    # Step 10: fire. The command answers the firer alone; the thread gets ONE message with
+    # every die and the updated sheet.
+    before = len(thread.history())
+    fired = await w.alice.slash(thread, "battle fire", ship="1a", weapons="all", target="2a",
+                                range=5, arc="F")
+    assert fired.ephemeral and "result is in the thread" in said(fired)
+    new = thread.history()[before:]
+    assert len(new) == 1, [m.content for m in new]
+    print(new[0].content)
+    damaged = await w.alice.slash(thread, "battle damage", target="2a", kind="direct",
+                                  arc="F", points=25, source="heavy missile")
+    print(said(damaged), thread.history()[-1].content)

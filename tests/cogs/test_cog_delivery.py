@@ -5,7 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.cogs.conftest import new_bot
-from tests.cogs.simworld import World, custom_ids, dm_texts, last_dm, select_id, texts
+from tests.cogs.simworld import (
+    World,
+    custom_ids,
+    dm_texts,
+    last_dm,
+    select_id,
+    texts,
+)
 from tests.cogs.test_cog_lifecycle import guess, open_campaign, start
 
 HOUR = 3600.0
@@ -26,7 +33,8 @@ async def test_closed_dms_at_join_are_explained_and_panels_come_ephemerally(
     close_dms(world, "alice")
     await world.gm.slash(world.chan, "campaign create", ruleset="guess", name="Dice Cup")
     joined = await world.alice.slash(world.chan, "campaign join")
-    assert not joined.response.ephemeral  # "alice joined" is public
+    assert joined.response.ephemeral
+    assert any("alice joins" in t for t in texts(world.chan))  # announced to all
     warning = [f for f in joined.followups if CLOSED in f.content]
     assert len(warning) == 1 and warning[0].ephemeral
     assert "Allow direct messages from server members" in warning[0].content

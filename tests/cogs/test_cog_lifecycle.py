@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from tests.cogs.simworld import World, custom_ids, dm_texts, last_dm, select_id, texts
+from tests.cogs.simworld import (
+    World,
+    custom_ids,
+    dm_texts,
+    fresh,
+    last_dm,
+    last_panel,
+    select_id,
+    texts,
+)
 
 
 async def open_campaign(w: World, players: tuple[str, ...] = ("alice", "bob")) -> None:
@@ -10,8 +19,8 @@ async def open_campaign(w: World, players: tuple[str, ...] = ("alice", "bob")) -
     assert not result.ephemeral
     for name in players:
         result = await getattr(w, name).slash(w.chan, "campaign join")
-        assert not result.ephemeral, result.response
-        assert "joined as seat" in result.response.content
+        assert result.ephemeral, result.response
+        assert "You joined as seat" in result.response.content
 
 
 async def start(w: World, players: tuple[str, ...] = ("alice", "bob")) -> None:
@@ -22,9 +31,9 @@ async def start(w: World, players: tuple[str, ...] = ("alice", "bob")) -> None:
 
 async def guess(w: World, member_name: str, number: str) -> None:
     member = getattr(w, member_name)
-    panel = last_dm(member)
+    panel = last_panel(member)
     await member.user.select(panel, [number], custom_id=select_id(panel))
-    await member.user.click(last_dm(member), label="Submit")
+    await member.user.click(fresh(member, panel), label="Submit")
 
 
 async def test_create_is_public_and_names_the_next_steps(world: World) -> None:
@@ -75,9 +84,9 @@ async def test_sealed_orders_stay_secret_until_everyone_is_in(world: World) -> N
     assert len(reveal) == 1, new
     assert "alice 4" in reveal[0] and "bob 5" in reveal[0]  # the changed order counts
     assert len([t for t in new if t]) <= 4  # reveal and next step, not one message per order
-    assert "Everyone has submitted" in last_dm(world.bob).content or "Bank" in last_dm(
-        world.bob
-    ).content
+    bob_panel = [m for m in world.bob.user.dm_channel.history() if "Guess the roll" in m.content]
+    assert "Everyone has submitted" in bob_panel[-1].content
+    assert not custom_ids(bob_panel[-1])
 
 
 async def test_reveal_carries_the_board_picture(world: World) -> None:
@@ -128,7 +137,8 @@ async def test_list_shows_the_campaign(world: World) -> None:
 async def test_leave_before_start(world: World) -> None:
     await open_campaign(world, ("alice", "bob"))
     result = await world.bob.slash(world.chan, "campaign leave")
-    assert not result.ephemeral
+    assert result.ephemeral
+    assert "bob leaves" in texts(world.chan)[-1]
     result = await world.gm.slash(world.chan, "campaign start")
     assert result.ephemeral  # refused: one player is not enough
     assert "Guess the roll" not in "\n".join(dm_texts(world.alice))
@@ -150,7 +160,8 @@ async def test_settings_show_and_change(world: World) -> None:
 async def test_end_closes_the_campaign(world: World) -> None:
     await start(world)
     result = await world.gm.slash(world.chan, "campaign end", reason="rain")
-    assert not result.ephemeral and "rain" in result.response.content
+    assert result.ephemeral
+    assert "rain" in texts(world.chan)[-1]
     listed = await world.gm.slash(world.chan, "campaign list")
     assert "Dice Cup" not in listed.response.content
     # A new campaign may open in the same channel.

@@ -11,7 +11,7 @@ async def test_joining_twice_is_refused(world: World) -> None:
     again = await world.alice.slash(world.chan, "campaign join")
     assert again.ephemeral
     assert "already" in again.response.content.lower()
-    assert sum("joined as seat" in t for t in texts(world.chan)) == 1
+    assert sum("alice joins" in t for t in texts(world.chan)) == 1
 
 
 async def test_joining_after_the_start_is_refused(world: World) -> None:

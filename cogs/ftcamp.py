@@ -1,0 +1,303 @@
+"""/ftcamp: the FTCamp commands (RULINGS E-1 to E-13, docs/rules/ftcamp.md).
+
+Orders themselves go through the generic DM panel (cogs.panels); this cog adds what is
+FTCamp's own: loading and exporting scenario files, the battle lists, the hex map and the
+orbit-sector pictures, and the GM's edits between rounds (the pure ``bot.rules.ftcamp.gm``
+functions, applied by the service in one transaction with an event).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import InvalidState, UserError
+from bot.rules.ftcamp import Craft, Group, State, gm
+from cogs import ftcamp_read as read
+from cogs.common import actor_of, campaign_channel_id, reply, service_of, split_content
+
+Edit = Callable[[State], State]
+
+
+async def _campaign(interaction: discord.Interaction) -> read.Campaign:
+    return await read.load(service_of(interaction), campaign_channel_id(interaction),
+                           actor_of(interaction))
+
+
+async def _quiet_state(interaction: discord.Interaction) -> read.Campaign | None:
+    """For autocomplete: the campaign, or None where there is none (never an error)."""
+    try:
+        return await _campaign(interaction)
+    except UserError:
+        return None
+
+
+def _choices(names: Sequence[str]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names][:25]
+
+
+async def gm_group_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Every group and static (the GM sees them all); nothing for other members."""
+    camp = await _quiet_state(interaction)
+    if camp is None or camp.state is None or not camp.is_gm:
+        return []
+    return _choices(read.matching(read.group_names(camp.state), current))
+
+
+async def gm_fleet_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Groups that are not statics (flags apply to them only)."""
+    camp = await _quiet_state(interaction)
+    if camp is None or camp.state is None or not camp.is_gm:
+        return []
+    return _choices(read.matching(read.group_names(camp.state, statics=False), current))
+
+
+async def craft_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The craft of the group already chosen in the same command."""
+    camp = await _quiet_state(interaction)
+    group = str(getattr(interaction.namespace, "group", "") or "")
+    if camp is None or camp.state is None or not camp.is_gm:
+        return []
+    return _choices(read.matching(read.craft_names(camp.state, group), current))
+
+
+async def map_hex_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    camp = await _quiet_state(interaction)
+    if camp is None or camp.state is None:
+        return []
+    state = camp.state
+    return [app_commands.Choice(name=read.hex_title(state, h)[:100], value=h)
+            for h in read.matching(read.known_hexes(state), current)]
+
+
+async def picture_hex_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    camp = await _quiet_state(interaction)
+    if camp is None or camp.state is None:
+        return []
+    state = camp.state
+    return [app_commands.Choice(name=read.hex_title(state, h)[:100], value=h)
+            for h in read.matching(read.picture_hexes(state), current)]
+
+
+async def _public_texts(interaction: discord.Interaction, texts: list[str]) -> None:
+    """Public answer in as few messages as Discord allows (2000 characters each)."""
+    pieces = [p for t in texts for p in split_content(t)] or ["(nothing)"]
+    joined: list[str] = []
+    for piece in pieces:
+        if joined and len(joined[-1]) + 1 + len(piece) <= 2000:
+            joined[-1] += "\n" + piece
+        else:
+            joined.append(piece)
+    for text in joined:
+        await reply(interaction, text, ephemeral=False)
+
+
+async def _edit(interaction: discord.Interaction, edit: Edit, summary: str) -> None:
+    """Applies a pure GM edit to the running campaign through the service."""
+    camp = await _campaign(interaction)
+    camp.require_gm()
+    camp.started()
+
+    def apply(state: object) -> State:
+        if not isinstance(state, State):
+            raise InvalidState("This campaign has no FTCamp state to edit.")
+        return edit(state)
+
+    await service_of(interaction).gm_edit_state(
+        actor_of(interaction), campaign_channel_id(interaction), apply, summary
+    )
+    await reply(interaction, f"Done: {summary}")
+
+
+class FtcampCog(commands.GroupCog, group_name="ftcamp"):
+    """FTCamp's own commands; GM rights are checked here and again by the service."""
+
+    group = app_commands.Group(name="group", description="GM: edit groups between rounds")
+    craft = app_commands.Group(name="craft", description="GM: edit craft between rounds")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # ------------------------------------------------------------ scenario files
+
+    @app_commands.command(description="GM: load a scenario TOML file (before the start)")
+    @app_commands.describe(file="The scenario (see examples/ftcamp/example.toml)")
+    async def load(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        camp = await _campaign(interaction)
+        camp.require_gm()
+        if camp.status != "setup":
+            raise InvalidState("The campaign has started; a scenario can only be loaded "
+                               "before /campaign start. GM edits: /ftcamp group, /ftcamp craft.")
+        text, state = read.read_scenario(file.filename, file.size, await file.read())
+        await service_of(interaction).settings(
+            actor_of(interaction), campaign_channel_id(interaction), {"scenario": text}
+        )
+        need = len(state.players)
+        seats = "" if camp.seats == need else (
+            f"\n{camp.seats} player(s) have joined; the campaign starts with exactly {need}.")
+        await reply(interaction, f"Loaded {file.filename}: {read.scenario_summary(state)}"
+                                 f"\nScenario seat n is the n-th player to join.{seats}")
+
+    @app_commands.command(description="GM: the campaign as it stands, as a scenario file")
+    async def export(self, interaction: discord.Interaction) -> None:
+        camp = await _campaign(interaction)
+        camp.require_gm()
+        text, note = read.export_text(camp)
+        data = io.BytesIO(text.encode("utf-8"))
+        await reply(interaction, note, files=[discord.File(data, filename="ftcamp.toml")])
+
+    # ------------------------------------------------------------ public displays
+
+    @app_commands.command(description="Post the latest battle lists in the channel")
+    async def battles(self, interaction: discord.Interaction) -> None:
+        state = (await _campaign(interaction)).started()
+        lists = read.battle_lists(state)
+        if not lists:
+            await reply(interaction, f"No battle list yet (round {state.round}, step "
+                                     f"{state.step}).", ephemeral=False)
+            return
+        await _public_texts(interaction, lists)
+
+    @app_commands.command(name="map", description="Post the hex map in the channel")
+    async def map_(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        state = (await _campaign(interaction)).started()
+        png = read.hexmap_png(state)
+        contested = ", ".join(state.contested) or "none"
+        await reply(interaction, f"**{state.name}**, round {state.round}; contested hexes: "
+                                 f"{contested}.", ephemeral=False,
+                    files=[discord.File(io.BytesIO(png), filename="hexmap.png")])
+
+    @app_commands.command(name="hex", description="Post the orbit-sector picture of a hex")
+    @app_commands.describe(hex="A contested hex, like 0505")
+    @app_commands.autocomplete(hex=picture_hex_choices)
+    async def hex_(self, interaction: discord.Interaction, hex: str) -> None:
+        await interaction.response.defer(thinking=True)
+        state = (await _campaign(interaction)).started()
+        png = read.sector_png(state, hex)
+        await reply(interaction, f"Orbit-sectors of hex {read.hex_title(state, hex)}.",
+                    ephemeral=False,
+                    files=[discord.File(io.BytesIO(png), filename="sector.png")])
+
+    # ------------------------------------------------------------ GM edits: groups
+
+    @group.command(name="add", description="GM: add a group with its first craft")
+    @app_commands.describe(name="Group name", owner="Owner's seat", hex="Hex like 0304",
+                           craft="First craft's name", mass="Its MASS", thrust="Its thrust",
+                           sector="Orbit-sector (optional)", armed="Does the craft carry weapons")
+    @app_commands.autocomplete(hex=map_hex_choices)
+    async def group_add(
+        self, interaction: discord.Interaction, name: str, owner: app_commands.Range[int, 1, 6],
+        hex: str, craft: str, mass: app_commands.Range[int, 1, 10000],
+        thrust: app_commands.Range[int, 0, 20], sector: str | None = None, armed: bool = True,
+    ) -> None:
+        group = Group(name=name.strip(), owner=int(owner), hex=hex.strip().upper(),
+                      sector=sector.strip().upper() if sector else None,
+                      craft=[Craft(name=craft.strip(), mass=int(mass), thrust=int(thrust),
+                                   armed=armed)])
+        await _edit(interaction, lambda s: gm.add_group(s, group),
+                    f"group {group.name} (seat {owner}) added in hex {group.hex}.")
+
+    @group.command(name="move", description="GM: put a group in another hex")
+    @app_commands.describe(name="The group", hex="Hex like 0304", sector="Orbit-sector (statics)")
+    @app_commands.autocomplete(name=gm_group_choices, hex=map_hex_choices)
+    async def group_move(
+        self, interaction: discord.Interaction, name: str, hex: str, sector: str | None = None
+    ) -> None:
+        target, where = hex.strip().upper(), sector.strip().upper() if sector else None
+        await _edit(interaction, lambda s: gm.move_group(s, name, target, where),
+                    f"group {name} moved to hex {target}{'/' + where if where else ''}.")
+
+    @group.command(name="remove", description="GM: remove a group from the game")
+    @app_commands.describe(name="The group")
+    @app_commands.autocomplete(name=gm_group_choices)
+    async def group_remove(self, interaction: discord.Interaction, name: str) -> None:
+        await _edit(interaction, lambda s: gm.remove_group(s, name), f"group {name} removed.")
+
+    # ------------------------------------------------------------ GM edits: craft
+
+    @craft.command(name="add", description="GM: add a craft to a group")
+    @app_commands.describe(group="The group", name="Craft name", mass="MASS", thrust="Thrust",
+                           armed="Carries weapons", sensors="Sensor level",
+                           crippled="FTL already crippled")
+    @app_commands.autocomplete(group=gm_group_choices)
+    async def craft_add(
+        self, interaction: discord.Interaction, group: str, name: str,
+        mass: app_commands.Range[int, 1, 10000], thrust: app_commands.Range[int, 0, 20],
+        armed: bool = True, sensors: app_commands.Range[int, 0, 5] = 0, crippled: bool = False,
+    ) -> None:
+        new = Craft(name=name.strip(), mass=int(mass), thrust=int(thrust), armed=armed,
+                    sensors=int(sensors), ftl="crippled" if crippled else "working")
+        await _edit(interaction, lambda s: gm.add_craft(s, group, new),
+                    f"craft {new.name} added to {group}.")
+
+    @craft.command(name="remove", description="GM: remove a craft from its group")
+    @app_commands.describe(group="The group", craft="The craft")
+    @app_commands.autocomplete(group=gm_group_choices, craft=craft_choices)
+    async def craft_remove(
+        self, interaction: discord.Interaction, group: str, craft: str
+    ) -> None:
+        await _edit(interaction, lambda s: gm.remove_craft(s, group, craft),
+                    f"craft {craft} removed from {group}.")
+
+    @craft.command(name="damage", description="GM: mark damage on a craft")
+    @app_commands.describe(group="The group", craft="The craft", points="Damage points to add",
+                           drive_lost="The main drive is out (thrust counts 0, E-9)")
+    @app_commands.autocomplete(group=gm_group_choices, craft=craft_choices)
+    async def craft_damage(
+        self, interaction: discord.Interaction, group: str, craft: str,
+        points: app_commands.Range[int, 0, 1000], drive_lost: bool = False,
+    ) -> None:
+        drive = "; main drive out" if drive_lost else ""
+        await _edit(interaction,
+                    lambda s: gm.mark_damage(s, group, craft, int(points), drive_lost),
+                    f"{craft} of {group} takes {points} damage{drive}.")
+
+    @craft.command(name="ftl-loss", description="GM: a craft's FTL drive is destroyed")
+    @app_commands.describe(group="The group", craft="The craft")
+    @app_commands.autocomplete(group=gm_group_choices, craft=craft_choices)
+    async def craft_ftl_loss(
+        self, interaction: discord.Interaction, group: str, craft: str
+    ) -> None:
+        await _edit(interaction, lambda s: gm.mark_ftl_lost(s, group, craft),
+                    f"{craft} of {group} is FTL-crippled (E-2).")
+
+    # ------------------------------------------------------------ GM edits: flags
+
+    @app_commands.command(description="GM: set or clear a group's lost or diplomat flag")
+    @app_commands.describe(group="The group", flag="Which flag", value="On or off")
+    @app_commands.choices(flag=[app_commands.Choice(name="lost", value="lost"),
+                                app_commands.Choice(name="diplomat", value="diplomat")])
+    @app_commands.autocomplete(group=gm_fleet_choices)
+    async def flag(
+        self, interaction: discord.Interaction, group: str, flag: app_commands.Choice[str],
+        value: bool,
+    ) -> None:
+        which = flag.value
+
+        def edit(state: State) -> State:
+            if which == "lost":
+                return gm.set_flags(state, group, lost=value)
+            return gm.set_flags(state, group, diplomat=value)
+
+        await _edit(interaction, edit, f"{group}: {which} {'on' if value else 'off'}.")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(FtcampCog(bot))
