@@ -31,6 +31,7 @@ COGS = (
     "cogs.gm",
     "cogs.roll",
     "cogs.help",
+    "cogs.orbits",
     "cogs.battle",
     "cogs.ftcamp",
 )

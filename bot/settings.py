@@ -79,11 +79,19 @@ class TimingSettings(BaseModel):
         parse_reminders(value)
         return value
 
-    def as_campaign_settings(self) -> dict[str, str]:
-        """The string form the service stores per campaign."""
+    def as_changes(self) -> dict[str, str]:
+        """As text, the form ``CampaignService.settings(actor, channel, changes)`` takes."""
         return {
             "step_hours": f"{self.step_hours:g}",
             "reminders": self.reminders,
+            "on_deadline": self.on_deadline,
+        }
+
+    def as_stored(self) -> dict[str, Any]:
+        """Parsed, the form the service keeps per campaign (``bot.campaign.settings``)."""
+        return {
+            "step_hours": float(self.step_hours),
+            "reminders": parse_reminders(self.reminders),
             "on_deadline": self.on_deadline,
         }
 

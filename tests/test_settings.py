@@ -153,3 +153,17 @@ def test_infinite_hours_are_refused(tmp_path: Path) -> None:
         "timing.step_hours: must be a finite number",
         "outbox.retry_max_seconds: must be a finite number",
     ]
+
+
+def test_timing_defaults_agree_with_the_service(tmp_path: Path) -> None:
+    """The [timing] defaults and the service's defaults for a new campaign are the same, in
+    both the stored form and the text form /campaign settings takes."""
+    from bot.campaign.settings import TIMING_DEFAULTS, parse_timing
+
+    timing = Settings().timing
+    assert timing.as_stored() == TIMING_DEFAULTS
+    parsed = {k: parse_timing(k, v) for k, v in timing.as_changes().items()}
+    assert parsed == TIMING_DEFAULTS
+    empty = write(tmp_path, "")
+    custom = load_settings(empty, env={"ADMIRALTY_TIMING__REMINDERS": "1, 24"})
+    assert custom.timing.as_stored()["reminders"] == parse_timing("reminders", "1,24") == [24, 1]

@@ -26,8 +26,6 @@ class Scheduler(StepEngine):
         transaction as its effects, so it fires once even across a restart."""
         now = self._now()
         fired = 0
-        import sys
-        print("RUN_DUE", self.clock(), await timers.due_reminders(self.db, now), await timers.due_deadlines(self.db, now), file=sys.stderr)
         for campaign_id, step_no, offset in await timers.due_reminders(self.db, now):
             fired += await self._mutate(campaign_id, self._reminder(step_no, offset))
         for campaign_id, step_no in await timers.due_deadlines(self.db, now):

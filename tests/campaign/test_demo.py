@@ -133,3 +133,23 @@ async def test_stuck_game_fails_clearly_and_the_gm_page_shows_why(tmp_path: Path
     gm_page = (out / "gm.md").read_text()
     assert "the deadline of step 1 passed; still waiting for Bob" in gm_page
     assert "Reminder" in (out / "dm-bob.md").read_text()
+
+
+# Short games: options that end each built-in rule set early, so the test stays quick.
+BUILTIN_SHORT = {
+    "orbits": {"target_rp": "25"},
+    "ftcamp": {},
+    "hrft": {"max_turns": "2"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_SHORT))
+async def test_builtin_rule_set_demo_plays_to_the_end(name: str, tmp_path: Path) -> None:
+    """Each shipped rule set's scripted players finish a game through the real service: every
+    action they choose must pass the same checks a player's panel goes through."""
+    out = tmp_path / name
+    result = await run_demo(name, out, seed=1, options=BUILTIN_SHORT[name])
+    assert result.finished, result.summary()
+    assert result.actions > 0 and result.channel_posts > 0
+    assert (out / "channel.md").exists() and (out / "summary.md").exists()
+    assert all((out / image).read_bytes().startswith(PNG_MAGIC) for image in result.images)

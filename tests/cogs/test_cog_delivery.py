@@ -63,13 +63,14 @@ async def test_a_dm_refused_later_is_marked_and_noticed_in_the_channel(world: Wo
 async def test_rate_limited_messages_are_retried_and_sent_once(world: World) -> None:
     await open_campaign(world)
     before = len(world.chan.history())
+    requests_before = len(world.env.http_requests)
     world.env.inject_error("POST", f"/channels/{world.chan.id}/messages", status=429, times=2)
     await world.gm.slash(world.chan, "campaign start")
     await world.env.advance_time(600)
     new = texts(world.chan)[before:]
     assert new, "nothing reached the channel"
     assert len(new) == len(set(new))  # no message twice
-    posts = [r for r in world.env.http_requests
+    posts = [r for r in world.env.http_requests[requests_before:]
              if r.method == "POST" and r.path == f"/channels/{world.chan.id}/messages"]
     assert len(posts) == len(new) + 2  # two refused attempts, then each message once
 

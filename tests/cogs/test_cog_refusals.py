@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.cogs.simworld import World, last_dm, select_id, texts
+from tests.cogs.simworld import World, fresh, last_panel, select_id, texts
 from tests.cogs.test_cog_lifecycle import guess, open_campaign, start
 
 
@@ -47,12 +47,14 @@ async def test_unknown_ruleset_lists_the_available_ones(world: World) -> None:
 
 async def test_a_panel_of_a_step_that_is_over_says_so(world: World) -> None:
     await start(world)
-    bob_guess_panel = last_dm(world.bob)
+    original = last_panel(world.bob)
+    reopened = (await world.bob.user.slash("orders")).response  # a second copy of his panel
+    sid = select_id(reopened)
     await guess(world, "alice", "2")
-    await guess(world, "bob", "6")
-    # Bob is not on turn in the bank step; his old guess panel cannot act any more.
-    await world.bob.user.select(bob_guess_panel, ["3"], custom_id=select_id(bob_guess_panel))
-    stale = await world.bob.user.click(bob_guess_panel, label="Submit")
+    await world.bob.user.select(original, ["6"], custom_id=select_id(original))
+    await world.bob.user.click(fresh(world.bob, original), label="Submit")
+    # Bob is not on turn in the bank step; the copy of his guess panel cannot act any more.
+    stale = await world.bob.user.select(reopened, ["3"], custom_id=sid)
     assert stale.ephemeral or stale.followups
     answer = stale.response if stale.response is not None else stale.followups[0]
     assert "step that is over" in answer.content
@@ -65,7 +67,7 @@ async def test_panels_of_two_campaigns_do_not_mix(world: World) -> None:
     await world.alice.slash(world.other_chan, "campaign join")
     await world.carol.slash(world.other_chan, "campaign join")
     await world.carol.slash(world.other_chan, "campaign start")
-    panel_b = last_dm(world.alice)
+    panel_b = last_panel(world.alice)
     assert "Guess the roll" in panel_b.content
     await world.alice.user.select(panel_b, ["5"], custom_id=select_id(panel_b))
     await world.alice.user.click(panel_b, label="Submit")

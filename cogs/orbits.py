@@ -1,0 +1,168 @@
+"""/orbits: the Orbits rule set's own commands, ``hand`` (your cards) and ``map`` (the table).
+
+Turn and battle input needs nothing here: the generic panel (cogs.panel_view) renders every
+Orbits request, the discard included. These two commands only read the campaign.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import InvalidState, NotFound
+from bot.render import registry as render_registry
+from bot.rules.orbits import cards as C
+from cogs.common import campaign_channel_id, reply, service_of
+
+if TYPE_CHECKING:
+    from bot.campaign import CampaignService
+
+RULESET = "orbits"
+MAP_FILE = "orbits-map.png"
+
+
+@dataclass(frozen=True)
+class OrbitsTable:
+    """One Orbits campaign as a viewer may see it: ``view`` is ``ruleset.view(state, seat)``
+    (seat None = the public view, O-17)."""
+
+    campaign_id: int
+    name: str
+    status: str
+    seat: int | None
+    view: dict[str, Any]
+
+
+async def read_table(
+    service: CampaignService, campaign_id: int, user_id: int | None, *, public: bool = False
+) -> OrbitsTable:
+    """The campaign's view for a user (their seat's view when seated, unless ``public``).
+
+    The service has no public read method for a rule set's view yet, so this uses its
+    loader (``_load`` on the committed state, the same path ``status`` uses). It belongs in
+    the service as ``CampaignService.view(channel_id, viewer_user_id)``; see the issue note."""
+    ctx = await service._load(service.db, campaign_id)  # noqa: SLF001 - see docstring
+    if ctx.row.ruleset != RULESET:
+        raise InvalidState(
+            f"This channel's campaign plays {ctx.row.ruleset}, not Orbits: /orbits commands "
+            "work in an Orbits campaign's channel."
+        )
+    if ctx.state is None:
+        raise InvalidState("The campaign has not started yet: there are no cards on the "
+                           "table until the GM starts it (/campaign start).")
+    seat_row = ctx.seat_of(user_id) if user_id is not None else None
+    seat = None if public or seat_row is None else seat_row.seat
+    return OrbitsTable(ctx.row.id, ctx.row.name, ctx.row.status, seat,
+                       ctx.ruleset.view(ctx.state, seat))
+
+
+async def table_in_channel(
+    service: CampaignService, channel_id: int, user_id: int | None, *, public: bool = False
+) -> OrbitsTable:
+    """The Orbits campaign of this channel; refuses anywhere else (NotFound / InvalidState)."""
+    campaign_id = await service._id_in_channel(channel_id)  # noqa: SLF001 - see read_table
+    return await read_table(service, campaign_id, user_id, public=public)
+
+
+# ---------------------------------------------------------------- text of a hand
+
+
+def _cards(codes: list[str]) -> str:
+    return " ".join(C.show(c) for c in sorted(codes, key=C.sort_key)) if codes else "none"
+
+
+def hand_text(table: OrbitsTable) -> str:
+    """The seat's own cards, area by area: face up (with stance), face down, in transit."""
+    v = table.view
+    seat = table.seat
+    assert seat is not None
+    me = next(s for s in v["seats"] if s["number"] == seat)
+    lines = [f"**{table.name}**: your cards, turn {v['turn']} "
+             f"({me['rp']} of {v['target_rp']} RP)"]
+    for area in v["areas"]:
+        stack = next((s for s in area["stacks"] if s["seat"] == seat), None)
+        if stack is None:
+            continue
+        parts = []
+        if stack["face_up"]:
+            stance = f" ({stack['stance'].upper()})" if stack["stance"] else ""
+            parts.append(f"face up {_cards(stack['face_up'])}{stance}")
+        mine = stack["face_down"].get("mine", [])
+        if mine:
+            parts.append(f"face down {_cards(mine)}")
+        lines.append(f"{area['label']}: " + "; ".join(parts))
+    labels = {a["id"]: a["label"] for a in v["areas"]}
+    for group in v["transit"]:
+        if group["seat"] != seat:
+            continue
+        tokens = group["tokens"]
+        lines.append(
+            f"In transit to {labels.get(group['destination'], group['destination'])} "
+            f"({tokens} token{'s' if tokens != 1 else ''} left): "
+            f"{_cards(group['cards'].get('mine', []))}"
+        )
+    lines.append(f"Deck: {me['deck']} cards; discarded: {me['discarded']}; "
+                 f"battles won: {me['battles_won']}.")
+    lines.append("Only you can see this.")
+    return "\n".join(lines)
+
+
+def map_png(table: OrbitsTable) -> bytes:
+    return render_registry.render(RULESET, "map", table.view)
+
+
+# ---------------------------------------------------------------- the cog
+
+
+class OrbitsCog(commands.GroupCog, group_name="orbits"):
+    """Orbits (card campaign): your hand, and the map of the table."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(description="Your own Orbits cards, area by area (only you see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        tables = await self._my_tables(interaction)
+        seated = [t for t in tables if t.seat is not None]
+        if not seated:
+            raise NotFound("You hold no seat in this Orbits campaign, so you have no cards. "
+                           "`/orbits map` shows the table to everyone.")
+        await reply(interaction, "\n\n".join(hand_text(t) for t in seated), ephemeral=True)
+
+    async def _my_tables(self, interaction: discord.Interaction) -> list[OrbitsTable]:
+        """In a channel: its campaign. In a DM: every running Orbits campaign of the user."""
+        service = service_of(interaction)
+        user_id = interaction.user.id
+        if interaction.guild is not None:
+            return [await table_in_channel(service, campaign_channel_id(interaction), user_id)]
+        infos = [i for i in await service.campaigns_of_user(user_id) if i.ruleset == RULESET]
+        if not infos:
+            raise NotFound("You hold no seat in a running Orbits campaign.")
+        return [await read_table(service, i.id, user_id) for i in infos[:3]]
+
+    @app_commands.command(description="Post the public map of this Orbits campaign here")
+    async def map(self, interaction: discord.Interaction) -> None:
+        # Every refusal happens before the public defer, so it stays ephemeral.
+        table = await table_in_channel(
+            service_of(interaction), campaign_channel_id(interaction), None, public=True
+        )
+        await interaction.response.defer(thinking=True)
+        data = map_png(table)
+        phase = table.view["phase"].replace("_", " ")
+        await reply(
+            interaction,
+            f"Map of **{table.name}**, turn {table.view['turn']} ({phase}); face-down cards "
+            "are shown as counts.",
+            ephemeral=False,
+            files=[discord.File(io.BytesIO(data), filename=MAP_FILE)],
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(OrbitsCog(bot))

@@ -1,0 +1,185 @@
+"""Shared pieces of the FTCamp simcord tests: small scenarios, a seeded bot, the proposed
+``gm_edit_state`` service method (installed only while the service lacks it) and panel
+helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import discord
+import simcord
+
+from bot.campaign import CampaignService
+from bot.campaign.core import Ctx, Effects
+from bot.campaign.models import Actor
+from bot.client import AdmiraltyBot
+from bot.rules.base import Audience, Event, Outcome
+from storage.db import Tx
+from tests.cogs.simworld import World, custom_ids, last_dm
+
+SEED = 20261130  # the campaign's dice seed: the same rolls on every run
+
+TWO_PLAYERS = """
+[campaign]
+name = "Skirmish at 0202"
+
+[map]
+columns = 4
+rows = 4
+
+[[players]]
+seat = 1
+name = "Terran Union"
+
+[[players]]
+seat = 2
+name = "Kravak Horde"
+
+[[groups]]
+name = "Vanguard"
+owner = 1
+hex = "0202"
+[[groups.craft]]
+name = "Resolute"
+mass = 60
+thrust = 4
+armed = true
+sensors = 1
+[[groups.craft]]
+name = "Valiant"
+mass = 40
+thrust = 4
+armed = true
+
+[[groups]]
+name = "Raiders"
+owner = 2
+hex = "0202"
+[[groups.craft]]
+name = "Fang"
+mass = 50
+thrust = 6
+armed = true
+[[groups.craft]]
+name = "Claw"
+mass = 50
+thrust = 6
+armed = true
+
+[[groups]]
+name = "Far Patrol"
+owner = 2
+hex = "0404"
+[[groups.craft]]
+name = "Spear"
+mass = 30
+thrust = 5
+armed = true
+"""
+
+# Seats 1 and 3 are allied; the Convoy carries a diplomat (E-6: no EE).
+THREE_PLAYERS = "alliances = [[1, 3]]\n" + TWO_PLAYERS.replace(
+    'name = "Kravak Horde"\n',
+    'name = "Kravak Horde"\n\n[[players]]\nseat = 3\nname = "Free Colonies"\n',
+) + """
+[[groups]]
+name = "Convoy"
+owner = 3
+hex = "0202"
+diplomat = true
+[[groups.craft]]
+name = "Ambassador"
+mass = 30
+thrust = 2
+"""
+
+SECRETS = ("Resolute", "Valiant", "Fang", "Claw", "Spear", "Ambassador",  # craft: E-D16
+           "Long-range scans", "contact(s)", "class ",  # scans: E-4
+           "EE", "StandOff", "Engage:", "parts:")  # engage orders: E-10
+
+
+class SeededBot(AdmiraltyBot):
+    """The real bot; only the campaign seed is fixed so that the rolls are reproducible."""
+
+    async def setup_hook(self) -> None:
+        await super().setup_hook()
+        self.service._seed_source = lambda: SEED  # noqa: SLF001
+
+
+async def proposed_gm_edit_state(
+    self: CampaignService, actor: Actor, channel_id: int, edit: Callable[[Any], Any],
+    summary: str,
+) -> None:
+    """The service method the /ftcamp edit commands need (see the report of issue 4): GM
+    only, on a live campaign; snapshots for /gm undo, applies the pure edit, logs ``summary``
+    as a GM event and re-opens the step so every panel reflects the edited state."""
+
+    async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        self._gm_live(ctx, actor)  # noqa: SLF001
+        new_state = edit(ctx.state)
+        await self._begin_resolution(tx, ctx, fx)  # noqa: SLF001
+        outcome = Outcome(state=new_state, events=[
+            Event(audience=Audience.gm(), kind="gm_edit", text=f"GM edit: {summary}")])
+        await self._apply(tx, ctx, fx, outcome, closes_step=True)  # noqa: SLF001
+
+    await self._in_channel(channel_id, run)  # noqa: SLF001
+
+
+# ---------------------------------------------------------------- driving the game
+
+
+def channel_text(w: World) -> str:
+    return "\n".join(m.content for m in w.chan.history())
+
+
+def placeholder_ids(message: discord.Message) -> dict[str, str]:
+    """Select placeholder -> custom id, for the panel's Selects."""
+    out = {}
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            placeholder = getattr(child, "placeholder", None)
+            if placeholder:
+                out[placeholder] = child.custom_id
+    return out
+
+
+async def choose(member: simcord.MemberActor, placeholder: str, value: str) -> None:
+    """Pick a value in the member's DM panel, by the Select's placeholder (the field label)."""
+    panel = last_dm(member)
+    ids = placeholder_ids(panel)
+    assert placeholder in ids, (placeholder, list(ids), panel.content)
+    await member.user.select(panel, [value], custom_id=ids[placeholder])
+
+
+async def submit(member: simcord.MemberActor) -> simcord.InteractionResult:
+    return await member.user.click(last_dm(member), label="Submit")
+
+
+async def open_with(w: World, scenario: str, players: tuple[str, ...]) -> None:
+    """Create, load the scenario file, join, start."""
+    await w.gm.slash(w.chan, "campaign create", ruleset="ftcamp", name="Border War")
+    loaded = await w.gm.slash(w.chan, "ftcamp load", file=("war.toml", scenario.encode()))
+    assert loaded.ephemeral and "Loaded war.toml" in loaded.final_message.content
+    for name in players:
+        joined = await getattr(w, name).slash(w.chan, "campaign join")
+        assert "joined as seat" in joined.response.content
+    started = await w.gm.slash(w.chan, "campaign start")
+    assert started.ephemeral and "has started" in started.final_message.content
+
+
+def picker(w: World, members: tuple[str, ...]) -> simcord.MemberActor | None:
+    """The member whose newest DM is an orbit-sector pick panel, if any."""
+    for name in members:
+        member = getattr(w, name)
+        message = last_dm(member)
+        if "Place " in message.content and custom_ids(message):
+            return member
+    return None
+
+
+async def pick(member: simcord.MemberActor, orbit: str, sector: str) -> None:
+    await member.user.click(last_dm(member), label=f"Orbit {orbit}")
+    await choose(member, f"Orbit {orbit} sector", sector)
+    done = await submit(member)
+    assert "Done" in done.response.content, done.response.content

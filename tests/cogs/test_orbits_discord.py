@@ -1,0 +1,322 @@
+"""Orbits played through Discord (simcord): /orbits hand and map, and a whole two-player
+campaign on the DM panels, from /campaign create to the victory (O-1 to O-18)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import simcord
+
+from bot.client import AdmiraltyBot
+from tests.cogs.simworld import World, custom_ids, dm_texts
+
+# Campaign seed whose shuffle deals (checked by the tests through /orbits hand and the DMs):
+# alice draws 6♣, 5♠, 7♥, 3♠ and bob 9♠, 9♥, 4♣, Joker in turns 1-4 (O-4, O-6).
+SEED = 75
+
+
+def seed_campaigns(bot: AdmiraltyBot, seed: int = SEED) -> None:
+    """Every campaign the bot creates from now on gets this dice seed.
+
+    The bot has no public way to fix a campaign's seed (the service takes ``seed_source`` at
+    construction, inside ``setup_hook``), so the test sets the service's source directly."""
+    bot.service._seed_source = lambda: seed  # noqa: SLF001 - test-only seam, see report
+
+
+def public(channel: simcord.ChannelHandle) -> list[discord.Message]:
+    """What everyone in the channel sees: no ephemeral replies."""
+    return [m for m in channel.history() if not m.flags.ephemeral]
+
+
+def public_text(channel: simcord.ChannelHandle) -> str:
+    return "\n".join(m.content for m in public(channel))
+
+
+def panel(member: simcord.MemberActor) -> discord.Message:
+    """The member's newest DM that carries a panel."""
+    for message in reversed(member.user.dm_channel.history()):
+        if any(i.startswith("adm:") for i in custom_ids(message)):
+            return message
+    raise AssertionError(f"{member.name} has no panel in DM")
+
+
+def _select_id(message: discord.Message, placeholder: str) -> str:
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            if isinstance(child, discord.SelectMenu) and (child.placeholder or "").startswith(
+                placeholder
+            ):
+                assert child.custom_id is not None
+                return child.custom_id
+    found = [getattr(c, "placeholder", None) for r in message.components
+             for c in getattr(r, "children", [])]
+    raise AssertionError(f"no Select '{placeholder}' on the panel; there are {found}")
+
+
+def options_of(message: discord.Message, placeholder: str) -> list[str]:
+    """The option values of one Select of a panel."""
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            if isinstance(child, discord.SelectMenu) and (child.placeholder or "").startswith(
+                placeholder
+            ):
+                return [o.value for o in child.options]
+    raise AssertionError(f"no Select '{placeholder}'")
+
+
+def labels(message: discord.Message) -> list[str]:
+    return [c.label for r in message.components for c in getattr(r, "children", [])
+            if isinstance(c, discord.Button) and c.label]
+
+
+async def act(
+    member: simcord.MemberActor, spec: str | None = None, choices: dict[str, list[str]] | None = None
+) -> Any:
+    """Opens the action ``spec`` on the member's panel (unless the panel opens on it already),
+    makes the choices (Select placeholder -> values) and submits; returns the submit result."""
+    if spec is not None and spec in labels(panel(member)):
+        await member.user.click(panel(member), label=spec)
+    for placeholder, values in (choices or {}).items():
+        message = panel(member)
+        await member.user.select(message, values, custom_id=_select_id(message, placeholder))
+    return await member.user.click(panel(member), label="Submit")
+
+
+async def pass_turn(member: simcord.MemberActor) -> Any:
+    return await member.user.click(panel(member), label="Pass")
+
+
+async def open_orbits(w: World, target_rp: int = 10) -> None:
+    """/campaign create (orbits), a low target via /campaign settings, two joins, start."""
+    result = await w.gm.slash(w.chan, "campaign create", ruleset="orbits", name="Sol")
+    assert not result.ephemeral, result.response.content
+    result = await w.gm.slash(w.chan, "campaign settings", key="target_rp", value=str(target_rp))
+    assert result.ephemeral and "target_rp" in result.response.content
+    for member in (w.alice, w.bob):
+        result = await member.slash(w.chan, "campaign join")
+        assert "joined as seat" in result.response.content
+    result = await w.gm.slash(w.chan, "campaign start")
+    assert result.ephemeral
+
+
+class Watch:
+    """Counts what reaches the channel between two moments."""
+
+    def __init__(self, channel: simcord.ChannelHandle) -> None:
+        self.channel = channel
+        self.seen = len(public(channel))
+
+    def new(self) -> list[discord.Message]:
+        messages = public(self.channel)
+        fresh, self.seen = messages[self.seen:], len(messages)
+        return fresh
+
+    def one(self) -> discord.Message:
+        """Exactly one new channel message (one per action, DESIGN: a reveal is one message)."""
+        fresh = self.new()
+        assert len(fresh) == 1, [m.content for m in fresh]
+        return fresh[0]
+
+
+PNG = b"\x89PNG\r\n\x1a\n"
+HOUR = 3600.0
+# Cards that stay face down all game: none of them may ever reach the channel (O-17).
+NEVER_PUBLIC = ("7♥", "3♠", "4♣", "Joker")
+
+
+# ---------------------------------------------------------------- /orbits hand and /orbits map
+
+
+async def test_hand_and_map_have_descriptions(world: World, simcord_bot: AdmiraltyBot) -> None:
+    group = simcord_bot.tree.get_command("orbits")
+    assert isinstance(group, discord.app_commands.Group)
+    commands = {c.name: c.description for c in group.commands}
+    assert set(commands) == {"hand", "map"}
+    assert all(len(d) > 10 for d in commands.values())
+
+
+async def test_map_and_hand_refuse_outside_an_orbits_campaign(world: World) -> None:
+    result = await world.alice.slash(world.other_chan, "orbits map")
+    assert result.ephemeral and "no campaign" in result.response.content.lower()
+    result = await world.alice.slash(world.other_chan, "orbits hand")
+    assert result.ephemeral
+    # A campaign of another rule set in the channel: refused, and it says why.
+    await world.gm.slash(world.chan, "campaign create", ruleset="guess", name="Dice Cup")
+    result = await world.alice.slash(world.chan, "orbits map")
+    assert result.ephemeral and "not Orbits" in result.response.content
+    assert not public(world.other_chan)
+    assert not any(m.attachments for m in public(world.chan))
+
+
+async def test_map_refuses_before_the_start(world: World) -> None:
+    await world.gm.slash(world.chan, "campaign create", ruleset="orbits", name="Sol")
+    result = await world.alice.slash(world.chan, "orbits map")
+    assert result.ephemeral and "not started" in result.response.content
+
+
+async def test_hand_is_ephemeral_and_shows_only_own_cards(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    seed_campaigns(simcord_bot)
+    await open_orbits(world)
+    result = await world.alice.slash(world.chan, "orbits hand")
+    assert result.ephemeral
+    text = result.response.content
+    assert "Home of alice: face up J♠ Q♠ K♠; face down 6♣" in text
+    assert "3 of 10 RP" in text
+    assert "9♠" not in text  # bob's card
+    result = await world.bob.slash(world.chan, "orbits hand")
+    assert "face down 9♠" in result.response.content and "6♣" not in result.response.content
+    # The GM holds no seat: no hand, and the reply says why.
+    result = await world.gm.slash(world.chan, "orbits hand")
+    assert result.ephemeral and "no seat" in result.response.content
+    # In a DM the hand comes from the player's Orbits campaigns.
+    result = await world.alice.user.slash("orbits hand")
+    assert "face down 6♣" in result.response.content
+    assert "6♣" not in public_text(world.chan)
+
+
+async def test_map_is_posted_publicly_on_request(world: World, simcord_bot: AdmiraltyBot) -> None:
+    seed_campaigns(simcord_bot)
+    await open_orbits(world)
+    watch = Watch(world.chan)
+    result = await world.bob.slash(world.chan, "orbits map")
+    assert not result.ephemeral
+    message = watch.one()
+    assert "Map of **Sol**, turn 1" in message.content
+    assert [a.filename for a in message.attachments] == ["orbits-map.png"]
+    assert (await message.attachments[0].read()).startswith(PNG)
+
+
+# ---------------------------------------------------------------- a whole campaign
+
+
+async def test_a_whole_two_player_campaign_in_discord(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    """Transit, blockade, attack, retreat, a missed deadline, a battle with disputed reports
+    settled by the GM, discards and the victory, every input on the DM panels."""
+    w = world
+    alice, bob, gm = w.alice, w.bob, w.gm
+    seed_campaigns(simcord_bot)
+    await open_orbits(w, target_rp=10)
+    assert "Turn 1" in public_text(w.chan) and "Resources (O-7)" in public_text(w.chan)
+    assert any("You draw 6♣ at Home of alice" in t for t in dm_texts(alice))
+    watch = Watch(w.chan)
+
+    # Turn 1, Transit (O-9): both send their card to Orbit 1 (distance 1, O-3).
+    await act(alice, "Depart from Home of alice",
+              {"From": ["home:1"], "Cards": ["6C"], "Destination": ["orbit:1"]})
+    line = watch.one().content
+    assert "alice sends 1 face-down card from Home of alice to Orbit 1" in line
+    assert "6♣" not in line and "bob's turn" in line
+    await act(bob, "Depart from Home of bob",
+              {"From": ["home:2"], "Cards": ["9S"], "Destination": ["orbit:1"]})
+    # Nothing else to do for anyone (O-D2): deployment passes, the map, turn 2, one message.
+    end_of_turn = watch.one()
+    assert "bob sends 1 face-down card" in end_of_turn.content
+    assert "Map after the Deployment phase of turn 1" in end_of_turn.content
+    assert "**Turn 2** begins" in end_of_turn.content
+    assert [a.filename for a in end_of_turn.attachments] == ["map.png"]
+    assert (await end_of_turn.attachments[0].read()).startswith(PNG)
+    assert any("Your map, turn 1" in t for t in dm_texts(alice))
+
+    # Turn 2, Transit: the second cards follow; then both pass.
+    await act(alice, "Depart from Home of alice",
+              {"From": ["home:1"], "Cards": ["5S"], "Destination": ["orbit:1"]})
+    watch.one()
+    await act(bob, "Depart from Home of bob",
+              {"From": ["home:2"], "Cards": ["9H"], "Destination": ["orbit:1"]})
+    watch.one()
+    await pass_turn(alice)
+    assert "alice passes." in watch.one().content
+    await pass_turn(bob)
+    assert "bob passes." in watch.one().content
+
+    # /orbits hand mid-game: own cards by area, the group in transit included.
+    hand = await alice.slash(w.chan, "orbits hand")
+    assert hand.ephemeral
+    assert "Orbit 1: face down 6♣" in hand.response.content
+    assert "In transit to Orbit 1 (1 token left): 5♠" in hand.response.content
+
+    # Turn 2, Deployment (bob starts, O-D1): blockade, attack, retreat (O-10, O-12).
+    await act(bob, "Deploy a fleet card", {"Fleet card": ["9S"], "Stance": ["blockade"]})
+    assert "bob deploys 9♠ at Orbit 1 and declares BLOCKADE" in watch.one().content
+    await act(alice, "Deploy a fleet card", {"Fleet card": ["6C"], "Stance": ["attack"]})
+    assert "alice deploys 6♣ at Orbit 1 and declares ATTACK" in watch.one().content
+    await act(bob, "Retreat", {"Area": ["orbit:1"]})
+    assert "bob retreats at Orbit 1: 9♠ flip face down" in watch.one().content
+    await pass_turn(alice)
+    watch.one()
+    await pass_turn(bob)
+    end_of_turn = watch.one()  # one side shows fleet: no battle (O-13)
+    assert "Map after the Deployment phase of turn 2" in end_of_turn.content
+    assert "Battle" not in end_of_turn.content and "**Turn 3** begins" in end_of_turn.content
+
+    # The map on request mid-turn: public, and the only extra message.
+    result = await bob.slash(w.chan, "orbits map")
+    assert not result.ephemeral
+    assert watch.one().attachments[0].filename == "orbits-map.png"
+
+    # Turn 3: both pass the Transit; in Deployment alice misses her deadline (O-10 default).
+    await pass_turn(alice)
+    watch.one()
+    await pass_turn(bob)
+    watch.one()
+    await act(bob, "Deploy a fleet card", {"Fleet card": ["9S"], "Stance": ["blockade"]})
+    watch.one()
+    await act(alice, "Deploy a fleet card", {"Fleet card": ["5S"], "Stance": ["attack"]})
+    assert "all 2 of their fleet cards there now attack" in watch.one().content
+    await act(bob, "Deploy a fleet card", {"Fleet card": ["9H"], "Stance": ["blockade"]})
+    watch.one()
+    await w.env.advance_time(48 * HOUR + 60)  # the deadline passes: alice passes by default
+    lapsed = "\n".join(m.content for m in watch.new())
+    assert "alice passes." in lapsed and "bob's turn" in lapsed
+    await pass_turn(bob)
+    battle = watch.one().content
+    assert "Map after the Deployment phase of turn 3" in battle
+    assert "**Battle at Orbit 1**" in battle
+    assert "alice (ATTACK): 5♠, 6♣ → 11 system boxes, max size class 2" in battle
+    assert "bob (BLOCKADE): 9♠, 9♥ → 18 system boxes, max size class 2" in battle
+
+    # Battle reports (O-15) differ: the GM is asked, the reports go to the GM only.
+    await act(alice, None, {"alice's losses": ["6"], "bob's losses": ["9"], "Defeated": ["2"]})
+    progress = watch.one().content
+    assert "alice's orders are in (1 of 2)" in progress and "9" not in progress
+    await act(bob, None, {"alice's losses": ["11"], "bob's losses": ["3"], "Defeated": ["1"]})
+    assert "the reports differ; the GM will enter the result" in watch.one().content
+    gm_dm = panel(gm).content
+    assert "bob: alice lost 11 system boxes; bob lost 3 system boxes" in gm_dm
+    await act(gm, "Enter the result",
+              {"alice's losses": ["5"], "bob's losses": ["9"], "Defeated": ["1"]})
+    entered = watch.one().content
+    assert "(entered by the GM): alice lost 5 system boxes; bob lost 9" in entered
+    assert "defeated: alice" in entered
+
+    # Discards (O-15): the proposal is in the prompt; bob picks another card than proposed.
+    assert "Proposal: 5♠" in panel(alice).content
+    assert "Proposal: 9♠" in panel(bob).content
+    await act(alice, None, {"Discard": ["5S"]})
+    watch.one()
+    await act(bob, None, {"Discard": ["9H"]})
+    final = watch.one().content
+    assert "alice discards 5♠" in final and "bob discards 9♥" in final
+    assert "alice's 1 remaining fleet card at Orbit 1 flips face down" in final
+    # Turn 4: alice reaches the target after the Resource phase (O-8).
+    assert "Resources (O-7): alice +3 → 10; bob +3 → 9 RP." in final
+    assert "**alice wins**: reached 10 RP (O-8)." in final
+    assert "bob: 9 RP, 53 cards left, 1 battle won" in final
+    assert "The campaign is over." in final
+
+    # Maps: one public map a turn after Deployment (turns 1-3), plus the one asked for.
+    maps = [m for m in public(w.chan) if any(a.filename == "map.png" for a in m.attachments)]
+    assert len(maps) == 3
+    # Secrets never reached the channel: cards that stayed face down, the GM's reports.
+    everything = public_text(w.chan)
+    for card in NEVER_PUBLIC:
+        assert card not in everything, card
+    assert "lost 11" not in everything and "bob lost 3" not in everything
+    assert not any(custom_ids(m) for m in public(w.chan))  # no panel in the channel
+    status = await alice.slash(w.chan, "orbits hand")
+    assert status.ephemeral  # the campaign is over: refused quietly
