@@ -92,7 +92,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
-        await interaction.response.defer(thinking=True)
+        # No defer: after a public defer, a refusal would be public too; creating a thread
+        # and a campaign row is quick.
         thread = await channel.create_thread(
             name=name, type=discord.ChannelType.public_thread,
             auto_archive_duration=THREAD_MINUTES,

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from bot.campaign import CampaignService
 
 RULESET = "hrft"
-ARCS = ("F", "FS", "AS", "A", "AP", "FP")
+NO_BATTLE = ("No battle is running here (it may be over). `/battle start` in a text channel "
+             "opens one in a new thread.")
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,10 @@ class Battle:
 
 async def load_battle(service: CampaignService, channel_id: int, user_id: int) -> Battle:
     """The battle of this channel (a thread); refuses elsewhere with what to do instead."""
-    status = await service.status(channel_id, user_id)
+    try:
+        status = await service.status(channel_id, user_id)
+    except NotFound:
+        raise NotFound(NO_BATTLE) from None
     if status.ruleset != RULESET:
         raise InvalidState(
             f"This channel's campaign plays {status.ruleset}, not HRFT. Open a battle with "
@@ -80,7 +84,10 @@ async def load_battle(service: CampaignService, channel_id: int, user_id: int) -
 
 async def public_sheet(service: CampaignService, channel_id: int, uid: str) -> bytes:
     """The ship sheet PNG of one ship, drawn from the public view."""
-    status = await service.status(channel_id, 0)
+    try:
+        status = await service.status(channel_id, 0)
+    except NotFound:
+        raise NotFound(NO_BATTLE) from None
     ctx = await service._load(service.db, status.id)  # noqa: SLF001
     if ctx.state is None:
         raise InvalidState("The battle has not started yet: no ships to show.")

@@ -10,7 +10,7 @@ from bot.campaign.core import Ctx, Effects, ServiceCore, step_keys
 from bot.campaign.settings import timing
 from bot.errors import InvalidState, RulesError
 from bot.render import registry as render_registry
-from bot.rules.base import GM_SEAT, Event, Outcome, Request
+from bot.rules.base import GM_SEAT, ActionSpec, Event, Outcome, Request
 from storage import campaigns, timers, turns
 from storage.db import Tx
 from storage.events import EventRow
@@ -37,11 +37,26 @@ def validate_action(request: Request, action: dict[str, Any]) -> None:
 
     Fields declared with no options accept any value: rule sets with richer panels check
     those themselves."""
-    specs = {spec.type: spec for spec in request.actions}
     kind = action.get("type")
-    if kind not in specs:
-        raise RulesError(f"Unknown action '{kind}'. Allowed here: {', '.join(specs)}.")
-    for fld in specs[kind].fields:
+    candidates = [spec for spec in request.actions if spec.type == kind]
+    if not candidates:
+        allowed = ", ".join(dict.fromkeys(spec.type for spec in request.actions))
+        raise RulesError(f"Unknown action '{kind}'. Allowed here: {allowed}.")
+    # A request may offer one spec per variant of a type (e.g. one 'depart' per origin area):
+    # the action is legal when it fits any of them; the first refusal explains why otherwise.
+    first_error: RulesError | None = None
+    for spec in candidates:
+        try:
+            _check_fields(spec, action)
+            return
+        except RulesError as err:
+            first_error = first_error or err
+    assert first_error is not None
+    raise first_error
+
+
+def _check_fields(spec: ActionSpec, action: dict[str, Any]) -> None:
+    for fld in spec.fields:
         value = action.get(fld.name)
         values = value if isinstance(value, list) else ([] if value is None else [value])
         if not fld.min_values <= len(values) <= fld.max_values:

@@ -160,12 +160,12 @@ async def open_with(w: World, scenario: str, players: tuple[str, ...]) -> None:
     """Create, load the scenario file, join, start."""
     await w.gm.slash(w.chan, "campaign create", ruleset="ftcamp", name="Border War")
     loaded = await w.gm.slash(w.chan, "ftcamp load", file=("war.toml", scenario.encode()))
-    assert loaded.ephemeral and "Loaded war.toml" in loaded.final_message.content
+    assert loaded.ephemeral and "Loaded war.toml" in loaded.response.content
     for name in players:
         joined = await getattr(w, name).slash(w.chan, "campaign join")
         assert "joined as seat" in joined.response.content
     started = await w.gm.slash(w.chan, "campaign start")
-    assert started.ephemeral and "has started" in started.final_message.content
+    assert started.ephemeral and "has started" in started.response.content
 
 
 def picker(w: World, members: tuple[str, ...]) -> simcord.MemberActor | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -20,6 +20,11 @@ class World:
     bob: simcord.MemberActor
     carol: simcord.MemberActor
     admin: simcord.MemberActor
+    expected_bugs: list[str] = field(default_factory=list)
+
+    def expect_bug(self, text: str) -> None:
+        """A test that provokes a bug on purpose names it, so teardown does not fail on it."""
+        self.expected_bugs.append(text)
 
 
 # ---------------------------------------------------------------- reading what happened

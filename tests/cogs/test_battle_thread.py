@@ -95,6 +95,7 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     # Step 1: sealed orders by DM; the thread only hears that they are in.
     assert "write orders for Vanguard" in last_dm(w.alice).content
     await write_orders(w.alice, "1a", ORDERS_A)
+    assert "Your orders are in" in last_dm(w.alice).content  # her DM, not the thread
     assert "speed 2" not in joined_texts(thread)
     assert "P1" not in joined_texts(thread)
     await write_orders(w.bob, "2a", ORDERS_B)
@@ -121,10 +122,18 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     assert status.ephemeral
     assert "block F: hull 0/" in said(status) and "stripped" in said(status)
 
-    # Steps 10 and 18 end when both sides are ready; step 19 is damage control.
-    for _ in range(2):
-        for member in (w.alice, w.bob):
-            assert (await member.slash(thread, "battle ready")).ephemeral
+    # Step 10 ends when both sides are ready; bob's communications are out (with this seed),
+    # so his ship fires late, alone (H-11, H-D22). Then step 18, then step 19: damage control.
+    await ready(w.alice, thread)
+    await ready(w.bob, thread)
+    assert "ships with damaged communications fire now (H-11)" in joined_texts(thread)
+    late = await w.alice.slash(thread, "battle ready")
+    assert late.ephemeral and "You cannot say ready now" in said(late)
+    await ready(w.bob, thread)
+    assert "Step 18" in joined_texts(thread)
+    await ready(w.alice, thread)
+    await ready(w.bob, thread)
+    await ready(w.bob, thread)  # the late phase of step 18
     assert "Step 19" in joined_texts(thread)
     choices = await w.bob.autocomplete(thread, "battle repair", "target", "")
     assert choices and all(c["value"].startswith("2a|") for c in choices)
@@ -144,9 +153,14 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     assert "Vanguard (1a, alice): fighting" in report
     assert "Wolfhound (2a, bob)" in report and "out:" in report
     refused = await w.alice.slash(thread, "battle ready")
-    assert refused.ephemeral and "ended" in said(refused)
+    assert refused.ephemeral and "No battle is running here" in said(refused)
     # Nothing of the battle leaked into the parent channel besides the opening line.
     assert len(w.chan.history()) <= 2
+
+
+async def ready(member: simcord.MemberActor, thread: simcord.ChannelHandle) -> None:
+    result = await member.slash(thread, "battle ready")
+    assert result.ephemeral and said(result) == "Ready.", said(result)
 
 
 async def act_once(member: simcord.MemberActor, thread: simcord.ChannelHandle, command: str,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.cogs.simworld import World, fresh, last_panel, select_id, texts
 from tests.cogs.test_cog_lifecycle import guess, open_campaign, start
 
@@ -80,3 +82,38 @@ async def test_panels_of_two_campaigns_do_not_mix(world: World) -> None:
 
 def waiting_line(status: str) -> str:
     return next(line for line in status.splitlines() if line.startswith("Waiting for"))
+
+
+async def test_a_bug_in_a_command_gets_an_apology_and_is_logged(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    await start(world)
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(world.env.bot.service, "status", broken)
+    world.expect_bug("database on fire")
+    result = await world.alice.slash(world.chan, "campaign status")
+    assert result.ephemeral
+    assert "Sorry, something went wrong" in result.response.content
+    assert "database on fire" not in result.response.content
+    assert any("database on fire" in str(r.exc_info) for r in caplog.records if r.exc_info)
+
+
+async def test_a_bug_behind_a_panel_gets_an_apology(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    await start(world)
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("panel store on fire")
+
+    monkeypatch.setattr(world.env.bot.service, "panel", broken)
+    world.expect_bug("panel store on fire")
+    panel = last_panel(world.alice)
+    result = await world.alice.user.select(panel, ["2"], custom_id=select_id(panel))
+    answer = result.response if result.response is not None else result.followups[0]
+    assert answer.ephemeral
+    assert "Sorry, something went wrong" in answer.content
+    assert any("panel store on fire" in str(r.exc_info) for r in caplog.records if r.exc_info)

@@ -40,6 +40,8 @@ class FTCampOptions(BaseModel):
     """Campaign options: the scenario TOML (map, players, groups, statics, orders in force)."""
 
     scenario: str = Field(default="", description="scenario TOML text; empty = built-in demo")
+    rounds: int = Field(default=0, ge=0, le=1000,
+                        description="end the campaign after this many rounds; 0 = no limit")
 
 
 def _public(text: str, kind: str, **kw: Any) -> Event:
@@ -64,9 +66,12 @@ class FTCampRuleset:
             raise InvalidInput(f"The scenario has {len(state.players)} players but the campaign "
                                f"has {len(seats)} seats; they must match.")
         state.revealed = sorted(g.name for g in state.groups.values() if g.static)
+        state.max_rounds = getattr(options, "rounds", 0)
         return Outcome(state=state, events=self._begin_round(state))
 
     def pending(self, state: State) -> list[Request]:
+        if state.over:
+            return []
         if state.step in SEALED:
             return [r for seat in self._seats(state) if (r := self._sealed_request(state, seat))]
         if state.step == "allocate" and state.run and state.run.queue:
@@ -105,7 +110,7 @@ class FTCampRuleset:
                   "engage": self._finish_engage, "chase": self._finish_chase,
                   "reserves": self._finish_reserves, "patrol": self._finish_patrol}
         events = finish[state.step](state, answers, dice)
-        return Outcome(state=state, events=events)
+        return Outcome(state=state, events=events, finished=state.over)
 
     def act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
         if state.step != "allocate":
@@ -119,7 +124,7 @@ class FTCampRuleset:
         events = [_public(line, "pick") for line in lines]
         if not run.queue:
             events += self._after_allocation(state, dice)
-        return Outcome(state=state, events=events)
+        return Outcome(state=state, events=events, finished=state.over)
 
     def view(self, state: State, viewer: int | None) -> dict[str, Any]:
         return view_of(state, viewer)
@@ -185,7 +190,13 @@ class FTCampRuleset:
                    f"an orbit-sector of hex {run.hex}{': ' + reason if reason else ''}. "
                    "Earlier picks are shown beside each sector.",
             actions=specs,
-            default={"type": "place", "sector": allocation.default_pick(state, run, g)})
+            default=self._default_pick(state, run, g))
+
+    @staticmethod
+    def _default_pick(state: State, run: Any, g: Any) -> dict[str, Any]:
+        """E-11's deadline pick, typed like the panel's own choice (one action per orbit)."""
+        sector = allocation.default_pick(state, run, g)
+        return {"type": f"place-{sector.split('-')[0]}", "sector": sector}
 
     def _check_pick(self, state: State, seat: int, action: dict[str, Any]) -> None:
         run = state.run
@@ -227,6 +238,10 @@ class FTCampRuleset:
         return events + self._next_hex(state, dice)
 
     def _next_hex(self, state: State, dice: Dice) -> list[Event]:
+        if not state.contested and state.max_rounds and state.round >= state.max_rounds:
+            state.over = True  # E-D32: the GM's round limit ends the campaign
+            return [_public(f"**Round {state.round} complete.** The campaign's "
+                            f"{state.max_rounds} round(s) are played; it ends here.", "over")]
         if not state.contested:  # E-D30: the next round opens at once
             state.round += 1
             state.dispatched = []

@@ -186,6 +186,8 @@ class State(BaseModel):
     revealed: list[str] = Field(default_factory=list)
     dispatched: list[str] = Field(default_factory=list)
     counter: int = 0
+    max_rounds: int = 0
+    over: bool = False
 
     def player_name(self, seat: int) -> str:
         for p in self.players:

@@ -104,7 +104,7 @@ def test_e11_deadline_default_picks() -> None:
     s = orders_in(world(group("R", 1, thrust=1), group("K", 2, thrust=2, sector="C-5"),
                         group("N", 2, thrust=3, hex_name=HEX))).state
     out = engage(s, {1: {"order:R": "RT"}}, [1] * 6)
-    assert RULESET.pending(out.state)[0].default == {"type": "place", "sector": "D-1"}
+    assert RULESET.pending(out.state)[0].default == {"type": "place-D", "sector": "D-1"}
     out = pick(out.state, "D-1")
     assert RULESET.pending(out.state)[0].default["sector"] == "C-5"  # where it was
     out = pick(out.state, "C-5")

@@ -1,0 +1,176 @@
+"""A full FTCamp round through Discord (issue 4): scenario file, fleet orders by DM panel,
+private scans, sealed engage orders, one public reveal, orbit-sector picks, battle list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import AdmiraltyBot
+from bot.rules.base import Ruleset
+from bot.rules.dice import ScriptedDice
+from tests.cogs.conftest import ROLL_DICE
+from tests.cogs.ftcamp_support import (
+    SECRETS,
+    THREE_PLAYERS,
+    TWO_PLAYERS,
+    SeededBot,
+    channel_text,
+    choose,
+    open_with,
+    pick,
+    picker,
+    placeholder_ids,
+    submit,
+)
+from tests.cogs.simworld import World, dm_texts, last_dm, texts
+
+PNG = b"\x89PNG"
+
+
+@pytest.fixture
+def simcord_bot(db_path: Path, guess_rules: Ruleset) -> AdmiraltyBot:
+    return SeededBot(db_path, roll_dice=ScriptedDice(ROLL_DICE))
+
+
+def assert_sealed(w: World) -> None:
+    """No craft, scan or engage order has reached the channel (E-4, E-10, E-D16)."""
+    log = channel_text(w)
+    leaked = [s for s in SECRETS if s in log]
+    assert not leaked, (leaked, log)
+
+
+async def fleet_orders(w: World) -> None:
+    """Every group holds: 0202 is contested (E-3, E-D7)."""
+    assert "Fleet orders" in last_dm(w.alice).content
+    await choose(w.alice, "Vanguard (0202)", "hold")
+    await submit(w.alice)
+    assert "Vanguard" not in channel_text(w)  # sealed until everyone is in (E-3)
+    await choose(w.bob, "Far Patrol (0404)", "hold")
+    await choose(w.bob, "Raiders (0202)", "hold")
+    await submit(w.bob)
+
+
+async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world: World) -> None:
+    w = world
+    await open_with(w, TWO_PLAYERS, ("alice", "bob"))
+    assert "Round 1" in channel_text(w)
+    await fleet_orders(w)
+
+    # E-3: one public reveal of the fleet orders, with the contested hex.
+    reveal = [t for t in texts(w.chan) if "Fleet orders revealed" in t]
+    assert len(reveal) == 1 and "Contested hexes: 0202" in reveal[0]
+    assert "- Vanguard (Terran Union): hold" in reveal[0]
+    # E-4: each player's scan arrives by DM, with the engage panel.
+    assert any("Long-range scans, hex 0202" in t for t in dm_texts(w.alice))
+    assert any("Long-range scans, hex 0202" in t for t in dm_texts(w.bob))
+    assert "Engage orders in hex 0202" in last_dm(w.alice).content
+    assert_sealed(w)
+
+    # Sealed engage orders: Alice engages; Bob's SF split in two parts is refused (E-7).
+    await choose(w.alice, "Vanguard: engage order", "EE")
+    await submit(w.alice)
+    assert_sealed(w)
+    await choose(w.bob, "Raiders: engage order", "SF")
+    await choose(w.bob, "Raiders: parts", "0|1")
+    refused = await submit(w.bob)
+    note = refused.response or refused.followups[0]
+    assert note.ephemeral
+    assert "Raiders may split into at most 1 part(s) on SF (E-7); 2 given" in note.content
+    assert_sealed(w)  # the refusal revealed nothing
+    await choose(w.bob, "Raiders: parts", "all")
+    await submit(w.bob)
+
+    # E-10: ONE public message with every order and both dice of each roll.
+    reveals = [t for t in texts(w.chan) if "Engage orders revealed, hex 0202" in t]
+    assert len(reveals) == 1
+    assert "- Vanguard (Terran Union): EE in 1 part(s)" in reveals[0]
+    assert "- Raiders (Kravak Horde): SF in 1 part(s)" in reveals[0]
+    assert reveals[0].count("dice ") == 2
+
+    # E-11: lowest engage value picks first, one public line per pick.
+    for _ in range(2):
+        member = picker(w, ("alice", "bob"))
+        assert member is not None, dm_texts(w.alice)[-1:] + dm_texts(w.bob)[-1:]
+        await pick(member, "A", "A-1")
+    picks = [line for t in texts(w.chan) for line in t.split("\n") if "is placed in A-1" in line]
+    assert len(picks) == 2 and all("engage value" in p for p in picks)
+    allocation = [m for m in w.chan.history() if "Allocation complete, hex 0202" in m.content]
+    assert len(allocation) == 1
+    sector_png = await allocation[0].attachments[0].read()
+    assert sector_png.startswith(PNG)
+
+    # E-12.1/E-13: the battle list is one public message; round 2 opens (E-D30).
+    lists = [t for t in texts(w.chan) if "Battle list, hex 0202" in t]
+    assert len(lists) == 1
+    assert "Battle in A-1 (E-12.1)" in lists[0]
+    assert "Vanguard (Terran Union): engaged EE" in lists[0]
+    assert "Raiders (Kravak Horde): drawn in SF" in lists[0]
+    assert "Round 2" in channel_text(w)
+    assert "Fleet orders" in last_dm(w.alice).content
+
+    # /ftcamp battles posts the list again, publicly.
+    again = await w.carol.slash(w.chan, "ftcamp battles")
+    assert not again.ephemeral
+    assert "Battle in A-1 (E-12.1)" in again.response.content
+    assert again.response.channel_id == w.chan.id
+
+    # Pictures: the public hex map and the contested hex's orbit-sectors.
+    shown = await w.bob.slash(w.chan, "ftcamp map")
+    assert not shown.ephemeral
+    assert (await shown.response.attachments[0].read()).startswith(PNG)
+    sector = await w.bob.slash(w.chan, "ftcamp hex", hex="0202")
+    assert not sector.ephemeral and "0202" in sector.response.content
+    assert (await sector.response.attachments[0].read()).startswith(PNG)
+    choices = await w.bob.autocomplete(w.chan, "ftcamp hex", "hex", "02")
+    assert [c["value"] for c in choices] == ["0202"]
+
+
+async def test_e6_e12_a_three_player_hex_with_an_alliance_and_a_diplomat(world: World) -> None:
+    w = world
+    players = ("alice", "bob", "carol")
+    await open_with(w, THREE_PLAYERS, players)
+    await choose(w.alice, "Vanguard (0202)", "hold")
+    await submit(w.alice)
+    await choose(w.bob, "Far Patrol (0404)", "hold")
+    await choose(w.bob, "Raiders (0202)", "hold")
+    await submit(w.bob)
+    await choose(w.carol, "Convoy (0202)", "hold")
+    await submit(w.carol)
+    assert "Engage phase, hex 0202" in channel_text(w)
+    for member in (w.alice, w.bob, w.carol):
+        assert any("Long-range scans, hex 0202" in t for t in dm_texts(member))
+    assert_sealed(w)
+
+    # E-12: Alice may declare an attack on her ally; E-6: the diplomat's panel has no EE.
+    alice_panel = placeholder_ids(last_dm(w.alice))
+    assert "Declare an attack on an ally (breaks the alliance, E-12)" in alice_panel
+    carol_panel = last_dm(w.carol)
+    orders = next(c for row in carol_panel.components for c in row.children
+                  if getattr(c, "placeholder", "") == "Convoy: engage order")
+    assert [o.value for o in orders.options] == ["SF", "RT"]
+
+    await choose(w.bob, "Raiders: engage order", "EE")
+    await submit(w.bob)
+    await choose(w.alice, "Vanguard: engage order", "SF")
+    await submit(w.alice)
+    assert_sealed(w)
+    await choose(w.carol, "Convoy: engage order", "SF")
+    await submit(w.carol)
+
+    reveals = [t for t in texts(w.chan) if "Engage orders revealed, hex 0202" in t]
+    assert len(reveals) == 1
+    for line in ("- Vanguard (Terran Union): SF", "- Raiders (Kravak Horde): EE",
+                 "- Convoy (Free Colonies): SF"):
+        assert line in reveals[0]
+
+    for _ in range(3):
+        member = picker(w, players)
+        assert member is not None
+        await pick(member, "B", "B-2")
+    lists = [t for t in texts(w.chan) if "Battle list, hex 0202" in t]
+    assert len(lists) == 1
+    assert "Battle in B-2 (E-12.1)" in lists[0]
+    for name in ("Vanguard", "Raiders", "Convoy"):
+        assert f"- {name} (" in lists[0]
