@@ -83,7 +83,18 @@ class AdmiraltyBot(commands.Bot):
         self._service = CampaignService(self.db, clock=self.clock, wake=self.wake_loops)
         for name in COGS:
             await self.load_extension(name)
-        await self.tree.sync()
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Global sync, or (settings ``guild_ids``) instant sync to development guilds only."""
+        dev_guilds = list(getattr(self.config, "guild_ids", None) or [])
+        if not dev_guilds:
+            await self.tree.sync()
+            return
+        for guild_id in dev_guilds:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
 
     def wake_loops(self) -> None:
         """Called by the service after a commit that queued messages or moved a deadline."""

@@ -75,6 +75,10 @@ class Submissions(StepEngine):
             req = matching[0] if matching else req
             validate_action(req, action)
             if req.kind == "sealed":
+                # Rule sets that can judge one sealed action alone refuse it now, not at reveal.
+                check = getattr(ctx.ruleset, "check", None)
+                if check is not None:
+                    check(ctx.state, req.seat, action)
                 return await self._store_sealed(tx, ctx, fx, actor, req, action)
             await self._act(tx, ctx, fx, req, action)
             return SubmitResult(ctx.row.id, step_no, req.seat, req.kind, replaced=False,

@@ -168,6 +168,9 @@ class Ruleset(Protocol):
 
     def status(self, state: Any, viewer: int | None) -> str: ...
 
+    # Optional: ``check(state, seat, action) -> None`` raises RulesError when one sealed action
+    # is illegal on its own, so the service refuses it on submission rather than at the reveal.
+
 
 @runtime_checkable
 class ScriptedPlayer(Protocol):

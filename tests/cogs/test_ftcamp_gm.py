@@ -35,9 +35,9 @@ def simcord_bot(
 
 
 def bad_groups(n: int) -> str:
-    """A scenario whose groups each have two problems (no craft, a hex off the map)."""
-    groups = "".join(f'\n[[groups]]\nname = "G{i}"\nowner = 1\nhex = "9999"\n'
-                     for i in range(n))
+    """A scenario whose extra groups each have two problems (an unknown key, a bad MASS)."""
+    groups = "".join(f'\n[[groups]]\nname = "G{i}"\nowner = 1\nhex = "0101"\nspeed = 3\n'
+                     '[[groups.craft]]\nname = "C"\nmass = -1\n' for i in range(n))
     return TWO_PLAYERS + groups
 
 
@@ -57,8 +57,8 @@ async def test_a_bad_file_lists_every_problem_with_its_location_and_loads_nothin
     few = await w.gm.slash(w.chan, "ftcamp load", file=("bad.toml", bad_groups(2).encode()))
     text = few.response.content
     assert few.ephemeral and text.startswith("Nothing was loaded: bad.toml has problems.")
-    assert "groups[3].hex" in text and "groups[4].hex" in text
-    assert "groups[3].craft" in text
+    assert "- groups[3].speed: unknown key" in text and "- groups[4].speed: unknown key" in text
+    assert "- groups[3].craft[0].mass: must be a positive integer" in text
     # Hundreds of problems: cut on whole lines under Discord's limit, with a count.
     many = await w.gm.slash(w.chan, "ftcamp load", file=("worse.toml", bad_groups(120).encode()))
     assert many.ephemeral and len(many.response.content) < 2000
