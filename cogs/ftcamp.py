@@ -176,8 +176,9 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
 
     @app_commands.command(name="map", description="Post the hex map in the channel")
     async def map_(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
+        # Refusals come before the (public) defer: its follow-up would keep it public.
         state = (await _campaign(interaction)).started()
+        await interaction.response.defer(thinking=True)
         png = read.hexmap_png(state)
         contested = ", ".join(state.contested) or "none"
         await reply(interaction, f"**{state.name}**, round {state.round}; contested hexes: "
@@ -188,8 +189,9 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     @app_commands.describe(hex="A contested hex, like 0505")
     @app_commands.autocomplete(hex=picture_hex_choices)
     async def hex_(self, interaction: discord.Interaction, hex: str) -> None:
-        await interaction.response.defer(thinking=True)
         state = (await _campaign(interaction)).started()
+        read.check_picture_hex(state, hex)  # before the public defer, like /ftcamp map
+        await interaction.response.defer(thinking=True)
         png = read.sector_png(state, hex)
         await reply(interaction, f"Orbit-sectors of hex {read.hex_title(state, hex)}.",
                     ephemeral=False,

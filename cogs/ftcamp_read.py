@@ -163,14 +163,20 @@ def picture_hexes(state: State) -> list[str]:
     return list(dict.fromkeys(hexes))
 
 
-def sector_png(state: State, hex_name: str) -> bytes:
-    """The public orbit-sector picture of a contested hex: its placements as far as they
-    are public (picks and battle lists are public events; statics are public, E-D16)."""
+def check_picture_hex(state: State, hex_name: str) -> str:
+    """The hex name, normalised; NotFound lists the hexes that have a picture."""
     hex_name = hex_name.strip().upper()
     if hex_name not in picture_hexes(state):
         known = ", ".join(picture_hexes(state)) or "none yet"
         raise NotFound(f"Hex {hex_name} has no orbit-sector picture; contested hexes with one: "
                        f"{known}.")
+    return hex_name
+
+
+def sector_png(state: State, hex_name: str) -> bytes:
+    """The public orbit-sector picture of a contested hex: its placements as far as they
+    are public (picks and battle lists are public events; statics are public, E-D16)."""
+    hex_name = check_picture_hex(state, hex_name)
     layout = {g.name: g.sector for g in state.groups.values()
               if g.static is not None and g.hex == hex_name and g.sector}
     if state.run is not None and state.run.hex == hex_name:

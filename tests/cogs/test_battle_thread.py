@@ -6,7 +6,6 @@ thresholds, a cascade (H-7) entered as manual damage, a repair (H-10), sheets an
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import discord

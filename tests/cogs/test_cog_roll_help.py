@@ -43,16 +43,18 @@ async def test_help_for_a_ruleset_uses_its_help_text(world: World) -> None:
 def test_every_command_and_option_has_a_description() -> None:
     import asyncio
 
+    from bot.client import COGS
     from tests.cogs.conftest import new_bot
 
     async def load() -> list[dict[str, object]]:
         bot = new_bot("unused.db")
-        for name in ("cogs.campaign", "cogs.orders", "cogs.gm", "cogs.roll", "cogs.help"):
-            await bot.load_extension(name)
+        for name in COGS:
+            if name != "cogs.outbox":  # background loops only; no commands
+                await bot.load_extension(name)
         return [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
 
     payloads = asyncio.run(load())
-    assert {p["name"] for p in payloads} == {"campaign", "orders", "gm", "roll", "help"}
+    assert {"campaign", "orders", "gm", "roll", "help"} <= {p["name"] for p in payloads}
 
     def walk(node: dict[str, object]) -> None:
         assert node.get("description") and node["description"] != "…", node["name"]

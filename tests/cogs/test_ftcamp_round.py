@@ -174,3 +174,23 @@ async def test_e6_e12_a_three_player_hex_with_an_alliance_and_a_diplomat(world: 
     assert "Battle in B-2 (E-12.1)" in lists[0]
     for name in ("Vanguard", "Raiders", "Convoy"):
         assert f"- {name} (" in lists[0]
+
+
+async def test_displays_before_any_battle_and_outside_ftcamp(world: World) -> None:
+    w = world
+    early = await w.alice.slash(w.chan, "ftcamp map")
+    assert early.ephemeral and "no campaign" in early.response.content.lower()
+    await open_with(w, TWO_PLAYERS, ("alice", "bob"))
+    none_yet = await w.alice.slash(w.chan, "ftcamp battles")
+    assert not none_yet.ephemeral and "No battle list yet" in none_yet.response.content
+    refused = await w.alice.slash(w.chan, "ftcamp hex", hex="0101")
+    assert refused.ephemeral and "Hex 0101 has no orbit-sector picture" in (
+        refused.response.content)
+    await fleet_orders(w)
+    # During the engage phase the contested hex already has its picture (statics, picks).
+    during = await w.alice.slash(w.chan, "ftcamp hex", hex="0202")
+    assert not during.ephemeral
+    assert (await during.response.attachments[0].read()).startswith(PNG)
+    await w.gm.slash(w.other_chan, "campaign create", ruleset="guess", name="Dice Cup")
+    other = await w.gm.slash(w.other_chan, "ftcamp export")
+    assert other.ephemeral and "plays guess, not FTCamp" in other.response.content

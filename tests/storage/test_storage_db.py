@@ -33,6 +33,9 @@ async def test_pragmas_wal_foreign_keys_synchronous_busy_timeout(tmp_path: Path)
         assert await db.pragma("foreign_keys") == 1
         assert await db.pragma("synchronous") == 1  # NORMAL
         assert await db.pragma("busy_timeout") == db_module.BUSY_TIMEOUT_MS
+        assert await db.writer_pragma("journal_mode") == "wal"
+        assert await db.writer_pragma("foreign_keys") == 1
+        assert await db.writer_pragma("synchronous") == 1
         with pytest.raises(sqlite3.IntegrityError):
             async with db.transaction() as tx:
                 await tx.execute(
