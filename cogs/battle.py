@@ -208,6 +208,9 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @app_commands.command(description="Post a ship's sheet in the thread")
     @app_commands.describe(ship="The ship (id like 1a)")
     async def sheet(self, interaction: discord.Interaction, ship: str) -> None:
+        battle = await _battle(interaction)
+        require_started(battle)
+        battle.ship(ship.strip())  # refuse an unknown ship before the public defer
         await interaction.response.defer(thinking=True)
         png = await public_sheet(
             service_of(interaction), campaign_channel_id(interaction), ship.strip()
@@ -304,9 +307,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @staticmethod
     async def _submit(interaction: discord.Interaction, battle: Battle,
                       action: dict[str, Any]) -> None:
-        seat = battle.seat if battle.seat is not None else None
         await service_of(interaction).submit(
-            actor_of(interaction), battle.campaign_id, battle.step_no, action, seat=seat
+            actor_of(interaction), battle.campaign_id, battle.step_no, action, seat=battle.seat
         )
 
     # ------------------------------------------------------------ autocomplete

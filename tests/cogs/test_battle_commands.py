@@ -102,6 +102,7 @@ async def test_fire_autocomplete_and_refusals(world: World) -> None:
     await refused(w.alice, thread, "battle repair", "You cannot repair now",
                   target="1a|hull:F")
     await refused(w.alice, thread, "battle status", "No ship 'zz'", ship="zz")
+    await refused(w.carol, thread, "battle sheet", "No ship 'zz'", ship="zz")
 
 
 async def test_a_battle_for_a_parent_campaign_reports_back(world: World) -> None:

@@ -71,7 +71,9 @@ def labels(message: discord.Message) -> list[str]:
 
 
 async def act(
-    member: simcord.MemberActor, spec: str | None = None, choices: dict[str, list[str]] | None = None
+    member: simcord.MemberActor,
+    spec: str | None = None,
+    choices: dict[str, list[str]] | None = None,
 ) -> Any:
     """Opens the action ``spec`` on the member's panel (unless the panel opens on it already),
     makes the choices (Select placeholder -> values) and submits; returns the submit result."""
@@ -112,9 +114,12 @@ class Watch:
         fresh, self.seen = messages[self.seen:], len(messages)
         return fresh
 
-    def one(self) -> discord.Message:
+    async def one(self, env: simcord.Env | None = None) -> discord.Message:
         """Exactly one new channel message (one per action, DESIGN: a reveal is one message)."""
         fresh = self.new()
+        if not fresh and env is not None:
+            await env.settle()  # the outbox dispatcher may still be sending
+            fresh = self.new()
         assert len(fresh) == 1, [m.content for m in fresh]
         return fresh[0]
 
@@ -183,7 +188,7 @@ async def test_map_is_posted_publicly_on_request(world: World, simcord_bot: Admi
     watch = Watch(world.chan)
     result = await world.bob.slash(world.chan, "orbits map")
     assert not result.ephemeral
-    message = watch.one()
+    message = await watch.one(world.env)
     assert "Map of **Sol**, turn 1" in message.content
     assert [a.filename for a in message.attachments] == ["orbits-map.png"]
     assert (await message.attachments[0].read()).startswith(PNG)
@@ -208,13 +213,13 @@ async def test_a_whole_two_player_campaign_in_discord(
     # Turn 1, Transit (O-9): both send their card to Orbit 1 (distance 1, O-3).
     await act(alice, "Depart from Home of alice",
               {"From": ["home:1"], "Cards": ["6C"], "Destination": ["orbit:1"]})
-    line = watch.one().content
+    line = (await watch.one(w.env)).content
     assert "alice sends 1 face-down card from Home of alice to Orbit 1" in line
     assert "6♣" not in line and "bob's turn" in line
     await act(bob, "Depart from Home of bob",
               {"From": ["home:2"], "Cards": ["9S"], "Destination": ["orbit:1"]})
     # Nothing else to do for anyone (O-D2): deployment passes, the map, turn 2, one message.
-    end_of_turn = watch.one()
+    end_of_turn = await watch.one(w.env)
     assert "bob sends 1 face-down card" in end_of_turn.content
     assert "Map after the Deployment phase of turn 1" in end_of_turn.content
     assert "**Turn 2** begins" in end_of_turn.content
@@ -225,14 +230,14 @@ async def test_a_whole_two_player_campaign_in_discord(
     # Turn 2, Transit: the second cards follow; then both pass.
     await act(alice, "Depart from Home of alice",
               {"From": ["home:1"], "Cards": ["5S"], "Destination": ["orbit:1"]})
-    watch.one()
+    await watch.one(w.env)
     await act(bob, "Depart from Home of bob",
               {"From": ["home:2"], "Cards": ["9H"], "Destination": ["orbit:1"]})
-    watch.one()
+    await watch.one(w.env)
     await pass_turn(alice)
-    assert "alice passes." in watch.one().content
+    assert "alice passes." in (await watch.one(w.env)).content
     await pass_turn(bob)
-    assert "bob passes." in watch.one().content
+    assert "bob passes." in (await watch.one(w.env)).content
 
     # /orbits hand mid-game: own cards by area, the group in transit included.
     hand = await alice.slash(w.chan, "orbits hand")
@@ -242,39 +247,39 @@ async def test_a_whole_two_player_campaign_in_discord(
 
     # Turn 2, Deployment (bob starts, O-D1): blockade, attack, retreat (O-10, O-12).
     await act(bob, "Deploy a fleet card", {"Fleet card": ["9S"], "Stance": ["blockade"]})
-    assert "bob deploys 9♠ at Orbit 1 and declares BLOCKADE" in watch.one().content
+    assert "bob deploys 9♠ at Orbit 1 and declares BLOCKADE" in (await watch.one(w.env)).content
     await act(alice, "Deploy a fleet card", {"Fleet card": ["6C"], "Stance": ["attack"]})
-    assert "alice deploys 6♣ at Orbit 1 and declares ATTACK" in watch.one().content
+    assert "alice deploys 6♣ at Orbit 1 and declares ATTACK" in (await watch.one(w.env)).content
     await act(bob, "Retreat", {"Area": ["orbit:1"]})
-    assert "bob retreats at Orbit 1: 9♠ flip face down" in watch.one().content
+    assert "bob retreats at Orbit 1: 9♠ flip face down" in (await watch.one(w.env)).content
     await pass_turn(alice)
-    watch.one()
+    await watch.one(w.env)
     await pass_turn(bob)
-    end_of_turn = watch.one()  # one side shows fleet: no battle (O-13)
+    end_of_turn = await watch.one(w.env)  # one side shows fleet: no battle (O-13)
     assert "Map after the Deployment phase of turn 2" in end_of_turn.content
     assert "Battle" not in end_of_turn.content and "**Turn 3** begins" in end_of_turn.content
 
     # The map on request mid-turn: public, and the only extra message.
     result = await bob.slash(w.chan, "orbits map")
     assert not result.ephemeral
-    assert watch.one().attachments[0].filename == "orbits-map.png"
+    assert (await watch.one(w.env)).attachments[0].filename == "orbits-map.png"
 
     # Turn 3: both pass the Transit; in Deployment alice misses her deadline (O-10 default).
     await pass_turn(alice)
-    watch.one()
+    await watch.one(w.env)
     await pass_turn(bob)
-    watch.one()
+    await watch.one(w.env)
     await act(bob, "Deploy a fleet card", {"Fleet card": ["9S"], "Stance": ["blockade"]})
-    watch.one()
+    await watch.one(w.env)
     await act(alice, "Deploy a fleet card", {"Fleet card": ["5S"], "Stance": ["attack"]})
-    assert "all 2 of their fleet cards there now attack" in watch.one().content
+    assert "all 2 of their fleet cards there now attack" in (await watch.one(w.env)).content
     await act(bob, "Deploy a fleet card", {"Fleet card": ["9H"], "Stance": ["blockade"]})
-    watch.one()
+    await watch.one(w.env)
     await w.env.advance_time(48 * HOUR + 60)  # the deadline passes: alice passes by default
     lapsed = "\n".join(m.content for m in watch.new())
     assert "alice passes." in lapsed and "bob's turn" in lapsed
     await pass_turn(bob)
-    battle = watch.one().content
+    battle = (await watch.one(w.env)).content
     assert "Map after the Deployment phase of turn 3" in battle
     assert "**Battle at Orbit 1**" in battle
     assert "alice (ATTACK): 5♠, 6♣ → 11 system boxes, max size class 2" in battle
@@ -282,15 +287,15 @@ async def test_a_whole_two_player_campaign_in_discord(
 
     # Battle reports (O-15) differ: the GM is asked, the reports go to the GM only.
     await act(alice, None, {"alice's losses": ["6"], "bob's losses": ["9"], "Defeated": ["2"]})
-    progress = watch.one().content
+    progress = (await watch.one(w.env)).content
     assert "alice's orders are in (1 of 2)" in progress and "9" not in progress
     await act(bob, None, {"alice's losses": ["11"], "bob's losses": ["3"], "Defeated": ["1"]})
-    assert "the reports differ; the GM will enter the result" in watch.one().content
+    assert "the reports differ; the GM will enter the result" in (await watch.one(w.env)).content
     gm_dm = panel(gm).content
     assert "bob: alice lost 11 system boxes; bob lost 3 system boxes" in gm_dm
     await act(gm, "Enter the result",
               {"alice's losses": ["5"], "bob's losses": ["9"], "Defeated": ["1"]})
-    entered = watch.one().content
+    entered = (await watch.one(w.env)).content
     assert "(entered by the GM): alice lost 5 system boxes; bob lost 9" in entered
     assert "defeated: alice" in entered
 
@@ -298,9 +303,9 @@ async def test_a_whole_two_player_campaign_in_discord(
     assert "Proposal: 5♠" in panel(alice).content
     assert "Proposal: 9♠" in panel(bob).content
     await act(alice, None, {"Discard": ["5S"]})
-    watch.one()
+    await watch.one(w.env)
     await act(bob, None, {"Discard": ["9H"]})
-    final = watch.one().content
+    final = (await watch.one(w.env)).content
     assert "alice discards 5♠" in final and "bob discards 9♥" in final
     assert "alice's 1 remaining fleet card at Orbit 1 flips face down" in final
     # Turn 4: alice reaches the target after the Resource phase (O-8).
