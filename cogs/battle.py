@@ -187,13 +187,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         data = await file.read()
         ships = ships_from_file(file.filename, data)  # InvalidInput says what is wrong
         names = ", ".join(s.name for s in ships)
-        if battle.spec("add_file") is None:
-            # The engine's setup step offers add_sample and ready only (see the report).
-            require_spec(battle, "add_sample", "add ships")
-            raise InvalidState(
-                f"'{file.filename}' reads fine ({names}), but this version of the rules "
-                "engine cannot take ships from a file yet; use a sample design for now."
-            )
+        require_spec(battle, "add_file", "add ships")
         text = data.decode("utf-8-sig")
         await self._submit(interaction, battle,
                            {"type": "add_file", "filename": file.filename, "content": text})

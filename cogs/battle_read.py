@@ -1,10 +1,8 @@
 """Reading an HRFT battle for the /battle commands: its view, the caller's open request,
 ship sheets, autocomplete choices and ship texts.
 
-The service has no public "view" method yet, so ``load_battle`` reads the committed state
-with the service's display loader (``_load`` on its reader connection, the same call
-``CampaignService.status`` makes). Proposed: ``CampaignService.view(channel_id,
-viewer_user_id) -> BattleView``-like data; this module is the one place to switch over.
+State comes from ``CampaignService.snapshot`` (the committed campaign); only views drawn
+for the caller's seat, or the public view, leave this module.
 """
 
 from __future__ import annotations
@@ -68,8 +66,7 @@ async def load_battle(service: CampaignService, channel_id: int, user_id: int) -
             f"This channel's campaign plays {status.ruleset}, not HRFT. Open a battle with "
             "`/battle start` in a text channel: it gets its own thread."
         )
-    # Stand-in for a public service view (see the module docstring).
-    ctx = await service._load(service.db, status.id)  # noqa: SLF001
+    ctx = await service.snapshot(status.id)
     mine = ctx.seat_of(user_id)
     seat = mine.seat if mine is not None else None
     is_gm = user_id == ctx.row.gm_user_id
@@ -88,7 +85,7 @@ async def public_sheet(service: CampaignService, channel_id: int, uid: str) -> b
         status = await service.status(channel_id, 0)
     except NotFound:
         raise NotFound(NO_BATTLE) from None
-    ctx = await service._load(service.db, status.id)  # noqa: SLF001
+    ctx = await service.snapshot(status.id)
     if ctx.state is None:
         raise InvalidState("The battle has not started yet: no ships to show.")
     view = ctx.ruleset.view(ctx.state, None)

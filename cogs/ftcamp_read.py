@@ -1,10 +1,8 @@
 """Reading an FTCamp campaign for the /ftcamp commands: its state, scenario files, battle
 lists, pictures and autocomplete names.
 
-The service has no public "view" method yet, so ``load`` reads the committed state with the
-service's display loader (``_load`` on its reader connection, as ``CampaignService.status``
-does). Proposed: ``CampaignService.view(channel_id, viewer) -> state as the viewer may see
-it`` plus a GM-only full state; this module is the one place to switch over.
+State comes from ``CampaignService.snapshot`` (the committed campaign); only views drawn
+for the caller's seat, the public view, or (GM only) the full scenario export leave it.
 """
 
 from __future__ import annotations
@@ -59,8 +57,7 @@ async def load(service: CampaignService, channel_id: int, actor: Actor) -> Campa
     if status.ruleset != NAME:
         raise InvalidState(f"This channel's campaign plays {status.ruleset}, not FTCamp; "
                            "/ftcamp commands work in an FTCamp campaign's channel.")
-    # Stand-in for a public service view (see the module docstring).
-    ctx = await service._load(service.db, status.id)  # noqa: SLF001
+    ctx = await service.snapshot(status.id)
     mine = ctx.seat_of(actor.user_id)
     state = ctx.state if isinstance(ctx.state, State) else None
     return Campaign(

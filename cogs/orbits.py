@@ -41,12 +41,8 @@ class OrbitsTable:
 async def read_table(
     service: CampaignService, campaign_id: int, user_id: int | None, *, public: bool = False
 ) -> OrbitsTable:
-    """The campaign's view for a user (their seat's view when seated, unless ``public``).
-
-    The service has no public read method for a rule set's view yet, so this uses its
-    loader (``_load`` on the committed state, the same path ``status`` uses). It belongs in
-    the service as ``CampaignService.view(channel_id, viewer_user_id)``; see the issue note."""
-    ctx = await service._load(service.db, campaign_id)  # noqa: SLF001 - see docstring
+    """The campaign's view for a user (their seat's view when seated, unless ``public``)."""
+    ctx = await service.snapshot(campaign_id)
     if ctx.row.ruleset != RULESET:
         raise InvalidState(
             f"This channel's campaign plays {ctx.row.ruleset}, not Orbits: /orbits commands "
@@ -65,7 +61,7 @@ async def table_in_channel(
     service: CampaignService, channel_id: int, user_id: int | None, *, public: bool = False
 ) -> OrbitsTable:
     """The Orbits campaign of this channel; refuses anywhere else (NotFound / InvalidState)."""
-    campaign_id = await service._id_in_channel(channel_id)  # noqa: SLF001 - see read_table
+    campaign_id = await service.campaign_in_channel(channel_id)
     return await read_table(service, campaign_id, user_id, public=public)
 
 

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -38,6 +39,7 @@ FIRST_BACKOFF = 2.0  # seconds; doubles on each failure in a row
 MAX_BACKOFF = 300.0
 IDLE_POLL = 6 * 3600.0  # a safety net: look at the outbox now and then without a wake
 MAX_SLEEP = 86_400.0  # re-check the schedule at least daily
+RESTART_DELAY = 30.0  # seconds before a crashed loop starts again
 OUTBOX_EVENT = "admiralty_outbox"  # dispatched as on_admiralty_outbox; nobody listens to it
 SCHEDULE_EVENT = "admiralty_schedule"
 
@@ -50,6 +52,7 @@ class Loops(commands.Cog):
         self._dirty = {OUTBOX_EVENT: False, SCHEDULE_EVENT: False}
         self._tasks: list[asyncio.Task[None]] = []
         self._retrying: set[int] = set()
+        self._stopping = False
         self.backoff = FIRST_BACKOFF
 
     def wake(self) -> None:
@@ -58,17 +61,35 @@ class Loops(commands.Cog):
             self.bot.dispatch(event)
 
     async def cog_load(self) -> None:
-        self._tasks = [
-            asyncio.create_task(self._dispatch_forever(), name="admiralty-outbox"),
-            asyncio.create_task(self._schedule_forever(), name="admiralty-scheduler"),
-        ]
-        for task in self._tasks:
-            task.add_done_callback(_report_crash)
+        self._stopping = False
+        self._launch("admiralty-outbox", self._dispatch_forever)
+        self._launch("admiralty-scheduler", self._schedule_forever)
+
+    def _launch(self, name: str, body: Callable[[], Awaitable[None]]) -> None:
+        task = asyncio.create_task(body(), name=name)
+        self._tasks = [t for t in self._tasks if not t.done()] + [task]
+
+        def crashed(done: asyncio.Task[None]) -> None:
+            # A bug in one pass must not stop deadlines or messages for good: log it and
+            # start the loop again after a pause (no catch-all inside the loop itself).
+            if done.cancelled() or done.exception() is None or self._stopping:
+                return
+            log.error("%s stopped; restarting in %.0fs", name, RESTART_DELAY,
+                      exc_info=done.exception())
+            self._tasks.append(asyncio.create_task(self._relaunch(name, body)))
+
+        task.add_done_callback(crashed)
+
+    async def _relaunch(self, name: str, body: Callable[[], Awaitable[None]]) -> None:
+        await asyncio.sleep(RESTART_DELAY)
+        if not self._stopping:
+            self._launch(name, body)
 
     async def cog_unload(self) -> None:
         await self.stop()
 
     async def stop(self) -> None:
+        self._stopping = True
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             task.cancel()
@@ -184,11 +205,6 @@ class Loops(commands.Cog):
             return
         with contextlib.suppress(TimeoutError):
             await self.bot.wait_for(event, timeout=timeout)
-
-
-def _report_crash(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("%s stopped", task.get_name(), exc_info=task.exception())
 
 
 async def setup(bot: commands.Bot) -> None:

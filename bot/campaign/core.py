@@ -195,6 +195,18 @@ class ServiceCore:
                 await campaigns.save(tx, ctx.row, fx.now, state_changed=fx.save == "state")
         return result, fx, ctx
 
+    async def snapshot(self, campaign_id: int) -> Ctx:
+        """The committed campaign (row, seats, rule-set state, open requests) for displays.
+
+        Read-only: the rule-set cogs draw views and pictures from it; every change goes
+        through an intent method. It holds hidden state, so callers show only
+        ``ctx.ruleset.view(ctx.state, seat)`` to a seat, and the public view to the channel."""
+        return await self._load(self.db, campaign_id)
+
+    async def campaign_in_channel(self, channel_id: int) -> int:
+        """The id of the channel's live campaign; NotFound says how to start one."""
+        return await self._id_in_channel(channel_id)
+
     async def _id_in_channel(self, channel_id: int) -> int:
         campaign_id = await campaigns.id_in_channel(self.db, channel_id)
         if campaign_id is None:

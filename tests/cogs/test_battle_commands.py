@@ -57,11 +57,11 @@ async def test_setup_refusals_and_uploads(world: World) -> None:
                   file=("fleet.FTFleet", b"{not json"))
     await refused(w.alice, thread, "battle add", "upload a .FTDesign",
                   file=("fleet.docx", b"PK"))
-    # A good TOML design is read; the reply names the ship (added, or refused because the
-    # engine has no file action yet: see cogs/battle.py).
+    # A good TOML design is added: the thread is told, the parent channel is not.
     toml = (resources.files("bot.rules.hrft") / "samples" / "lynx.toml").read_bytes()
     result = await w.alice.slash(thread, "battle add", file=("lynx.toml", toml))
-    assert result.ephemeral and "Lynx" in said(result)
+    assert result.ephemeral and "Added Lynx" in said(result)
+    assert any("adds Lynx (1a)" in line for line in texts(thread))
     assert "Lynx" not in "\n".join(texts(w.chan))
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.cogs.conftest import new_bot
 from tests.cogs.simworld import (
     World,
@@ -135,4 +137,29 @@ async def test_a_deadline_due_during_downtime_fires_once_after_restart(
     await world.env.advance_time(2 * HOUR)
     await world.env.restart_bot(new_bot(db_path))
     await world.env.settle()
+    assert sum("Guesses" in t for t in texts(world.chan)) == 1
+
+
+async def test_a_crashed_scheduler_starts_again_and_the_deadline_still_fires(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await start(world)
+    service = world.env.bot.service
+    real_run_due = service.run_due
+    calls = 0
+
+    async def flaky() -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RuntimeError("scheduler hiccup")
+        await real_run_due()
+
+    monkeypatch.setattr(service, "run_due", flaky)
+    world.expect_bug("scheduler hiccup")
+    world.env.bot.wake_loops()  # the scheduler runs a pass now, and crashes
+    await world.env.settle()
+    assert calls == 1
+    await world.env.advance_time(49 * HOUR)
+    assert calls >= 2
     assert sum("Guesses" in t for t in texts(world.chan)) == 1

@@ -68,19 +68,22 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     assert "Engage orders in hex 0202" in last_dm(w.alice).content
     assert_sealed(w)
 
-    # Sealed engage orders: Alice engages; Bob's SF split in two parts is refused (E-7).
-    await choose(w.alice, "Vanguard: engage order", "EE")
-    await submit(w.alice)
-    assert_sealed(w)
+    # Sealed engage orders: Bob's SF split in two parts is refused at once (E-7) and not
+    # stored; Alice engages.
+    progress = len([t for t in texts(w.chan) if "bob's orders are in" in t])
     await choose(w.bob, "Raiders: engage order", "SF")
     await choose(w.bob, "Raiders: parts", "0|1")
     refused = await submit(w.bob)
     note = refused.response or refused.followups[0]
     assert note.ephemeral
     assert "Raiders may split into at most 1 part(s) on SF (E-7); 2 given" in note.content
+    assert len([t for t in texts(w.chan) if "bob's orders are in" in t]) == progress
     assert_sealed(w)  # the refusal revealed nothing
     await choose(w.bob, "Raiders: parts", "all")
     await submit(w.bob)
+    assert_sealed(w)
+    await choose(w.alice, "Vanguard: engage order", "EE")
+    await submit(w.alice)
 
     # E-10: ONE public message with every order and both dice of each roll.
     reveals = [t for t in texts(w.chan) if "Engage orders revealed, hex 0202" in t]

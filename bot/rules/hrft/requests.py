@@ -34,7 +34,13 @@ def setup_request(state: BattleState, seat: int) -> Request:
                           "pick a sample, then Ready.",
                    actions=[ActionSpec(type="add_sample", label="Add a sample ship", fields=[
                        InputField(name="sample", label="Sample design", options=options)]),
-                       READY])
+                       ADD_FILE, READY])
+
+
+# Uploaded by `/battle add file:`; fields without options take any text (checked on import).
+ADD_FILE = ActionSpec(type="add_file", label="Add ships from a design or fleet file", fields=[
+    InputField(name="filename", label="File name", options=[]),
+    InputField(name="content", label="File content", options=[])])
 
 
 def damage_spec(state: BattleState) -> ActionSpec:

@@ -15,6 +15,7 @@ from bot.errors import InvalidState, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, Audience, Dice, Event, Outcome, Request, Seat
 from bot.rules.hrft import combat, orders, requests
 from bot.rules.hrft import view as views
+from bot.rules.hrft.imports import ships_from_file
 from bot.rules.hrft.samples import sample_ship
 from bot.rules.hrft.scripted import HrftScriptedPlayer
 from bot.rules.hrft.sequence import HrftOptions, next_step, step_def
@@ -66,6 +67,13 @@ class HrftRuleset:
             return [orders.orders_request(state, seat) for seat in state.living_seats()]
         return [requests.open_request(state, seat) for seat in self._required(state)
                 if seat not in state.ready]
+
+    def check(self, state: Any, seat: int, action: dict[str, Any]) -> None:
+        """Refuses illegal written orders when they are submitted, not at the reveal."""
+        state = self._state(state)
+        if seat not in state.living_seats():
+            raise PermissionDenied(f"Seat {seat} has no ships to give orders to.")
+        orders.check_orders(state, seat, action)
 
     def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
         state = self._state(state).model_copy(deep=True)
@@ -141,6 +149,16 @@ class HrftRuleset:
             return Outcome(state=state, events=[Event(
                 audience=Audience.public(), kind="ship-added",
                 text=f"{state.seat_name(seat)} adds {added.name} ({added.uid}).")])
+        if kind == "add_file":
+            before = len(state.ships_of(seat))
+            for ship in ships_from_file(str(action.get("filename", "")),
+                                        str(action.get("content", ""))):
+                state = add_ship(state, seat, ship)
+            added = state.ships_of(seat)[before:]
+            names = ", ".join(f"{s.name} ({s.uid})" for s in added)
+            return Outcome(state=state, events=[Event(
+                audience=Audience.public(), kind="ship-added",
+                text=f"{state.seat_name(seat)} adds {names}.")])
         if kind != "ready":
             raise RulesError("During setup: add ships (upload or add_sample), then ready.")
         if not state.ships_of(seat):

@@ -46,6 +46,18 @@ def test_setup_add_ship_ids_and_ready_needs_a_ship():
     assert [r.step for r in RULESET.pending(out.state)] == ["setup", "setup"]
 
 
+def test_h17_setup_adds_ships_from_an_uploaded_file():
+    state = battle(ships={1: [gunboat()], 2: []})
+    content = json.dumps(gunboat())
+    out = RULESET.act(state, 2, {"type": "add_file", "filename": "boat.FTDesign",
+                                 "content": content}, ScriptedDice([]))
+    assert [s.uid for s in out.state.ships_of(2)] == ["2a"]
+    assert "adds" in out.events[0].text and out.events[0].audience.kind == "public"
+    with pytest.raises(InvalidInput, match="not valid JSON"):
+        RULESET.act(state, 2, {"type": "add_file", "filename": "boat.FTDesign",
+                               "content": "{oops"}, ScriptedDice([]))
+
+
 def test_add_ship_only_during_setup():
     state, _ = to_fire_step(battle())
     with pytest.raises(InvalidState):
