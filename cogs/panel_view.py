@@ -116,8 +116,26 @@ def draft_values(panel: Panel, spec: ActionSpec, field: InputField) -> list[str]
     by_type = panel.draft.get(spec.type) if isinstance(panel.draft, dict) else None
     raw = by_type.get(field.name) if isinstance(by_type, dict) else None
     if raw is None:
+        raw = _preselected(panel.request, spec, field, drafted=by_type is not None)
+    if raw is None:
         return []
     return [raw] if isinstance(raw, str) else [str(v) for v in raw]
+
+
+def _preselected(request: Request, spec: ActionSpec, field: InputField, *, drafted: bool) -> Any:
+    """What a field holds before the player picks: until they choose anything for this kind
+    of action, the request's default (e.g. Orbits' proposed discards, O-15); and always the
+    only option of a required field."""
+    default = request.default or {}
+    if not drafted and default.get("type") == spec.type and field.name in default:
+        legal = {o.value for o in field.options}
+        value = default[field.name]
+        values = value if isinstance(value, list) else [value]
+        if not legal or all(str(v) in legal for v in values):
+            return value
+    if len(field.options) == 1 and field.min_values >= 1:
+        return field.options[0].value
+    return None
 
 
 def build_action(panel: Panel, spec: ActionSpec) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
@@ -11,6 +13,7 @@ from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
 from bot.campaign.steps import Mail, StepEngine
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
+from bot.rules.base import Audience, Event, Outcome
 from storage import events as event_log
 from storage import players, timers, turns
 from storage.db import Tx
@@ -87,6 +90,23 @@ class GmTools(StepEngine):
             if not ctx.pending:
                 raise InvalidState("No step is open.")
             await self._force_defaults(tx, ctx, fx, strict=True)
+
+        await self._in_channel(channel_id, run)
+
+    async def gm_edit_state(
+        self, actor: Actor, channel_id: int, edit: Callable[[Any], Any], summary: str
+    ) -> None:
+        """Applies a rule set's pure GM edit (e.g. FTCamp's add/move/remove a group) to the
+        running state: snapshotted for /gm undo, logged for the GM only (an edit may name
+        hidden forces), and the step re-opened so every panel matches the edited state."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._gm_live(ctx, actor)
+            new_state = edit(ctx.state)
+            await self._begin_resolution(tx, ctx, fx)
+            outcome = Outcome(state=new_state, events=[
+                Event(audience=Audience.gm(), kind="gm_edit", text=f"GM edit: {summary}")])
+            await self._apply(tx, ctx, fx, outcome, closes_step=True)
 
         await self._in_channel(channel_id, run)
 

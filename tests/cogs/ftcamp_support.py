@@ -4,18 +4,10 @@ helpers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import discord
 import simcord
 
-from bot.campaign import CampaignService
-from bot.campaign.core import Ctx, Effects
-from bot.campaign.models import Actor
 from bot.client import AdmiraltyBot
-from bot.rules.base import Audience, Event, Outcome
-from storage.db import Tx
 from tests.cogs.simworld import World, custom_ids, last_dm
 
 SEED = 20261130  # the campaign's dice seed: the same rolls on every run
@@ -105,25 +97,6 @@ class SeededBot(AdmiraltyBot):
     async def setup_hook(self) -> None:
         await super().setup_hook()
         self.service._seed_source = lambda: SEED  # noqa: SLF001
-
-
-async def proposed_gm_edit_state(
-    self: CampaignService, actor: Actor, channel_id: int, edit: Callable[[Any], Any],
-    summary: str,
-) -> None:
-    """The service method the /ftcamp edit commands need (see the report of issue 4): GM
-    only, on a live campaign; snapshots for /gm undo, applies the pure edit, logs ``summary``
-    as a GM event and re-opens the step so every panel reflects the edited state."""
-
-    async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
-        self._gm_live(ctx, actor)  # noqa: SLF001
-        new_state = edit(ctx.state)
-        await self._begin_resolution(tx, ctx, fx)  # noqa: SLF001
-        outcome = Outcome(state=new_state, events=[
-            Event(audience=Audience.gm(), kind="gm_edit", text=f"GM edit: {summary}")])
-        await self._apply(tx, ctx, fx, outcome, closes_step=True)  # noqa: SLF001
-
-    await self._in_channel(channel_id, run)  # noqa: SLF001
 
 
 # ---------------------------------------------------------------- driving the game

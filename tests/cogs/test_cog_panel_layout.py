@@ -151,3 +151,26 @@ def test_merge_keeps_choices_made_in_the_other_parts_of_a_split_field() -> None:
     single = field("n", 60)
     assert merge_chunk(single, 2, ["v1"], ["v55"]) == ["v55"]
     assert merge_chunk(single, 2, ["v1"], []) == ["v1"]
+
+
+def test_o15_the_requests_default_is_preselected_until_the_player_chooses() -> None:
+    """Orbits' discard panel opens with the proposal chosen (O-15): Submit alone accepts it."""
+    spec = ActionSpec(type="discard", label="Discard",
+                      fields=[field("cards", 5, max_values=5)])
+    request = Request(seat=2, kind="sealed", step="discard", prompt="Discard.",
+                      actions=[spec], default={"type": "discard", "cards": ["v3", "v4"]})
+    fresh = Panel(campaign_id=1, step_no=2, seat=2, request=request, draft={},
+                  submitted=None, deadline=None)
+    assert build_action(fresh, spec) == {"type": "discard", "cards": ["v3", "v4"]}
+    chosen = Panel(campaign_id=1, step_no=2, seat=2, request=request,
+                   draft={"discard": {"cards": ["v0"]}}, submitted=None, deadline=None)
+    assert build_action(chosen, spec) == {"type": "discard", "cards": ["v0"]}
+
+
+def test_a_required_field_with_one_option_is_preselected() -> None:
+    spec = ActionSpec(type="depart", label="Depart", fields=[field("origin", 1), field("to", 3)])
+    p = panel(spec, draft={})
+    with pytest.raises(InvalidInput, match="Choose To first"):
+        build_action(p, spec)
+    p = panel(spec, draft={"depart": {"to": ["v2"]}})
+    assert build_action(p, spec) == {"type": "depart", "origin": "v0", "to": "v2"}

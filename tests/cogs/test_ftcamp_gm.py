@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.campaign import CampaignService
 from bot.client import AdmiraltyBot
 from bot.rules.base import Ruleset
 from bot.rules.dice import ScriptedDice
@@ -18,19 +17,12 @@ from tests.cogs.ftcamp_support import (
     SeededBot,
     channel_text,
     open_with,
-    proposed_gm_edit_state,
 )
 from tests.cogs.simworld import World
 
 
 @pytest.fixture
-def simcord_bot(
-    db_path: Path, guess_rules: Ruleset, monkeypatch: pytest.MonkeyPatch
-) -> AdmiraltyBot:
-    if not hasattr(CampaignService, "gm_edit_state"):
-        # The proposed service method (see the issue 4 report) until the service has it.
-        monkeypatch.setattr(CampaignService, "gm_edit_state", proposed_gm_edit_state,
-                            raising=False)
+def simcord_bot(db_path: Path, guess_rules: Ruleset) -> AdmiraltyBot:
     return SeededBot(db_path, roll_dice=ScriptedDice(ROLL_DICE))
 
 
