@@ -80,7 +80,11 @@ class AdmiraltyBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await storage.open_database(self.db_path)
-        self._service = CampaignService(self.db, clock=self.clock, wake=self.wake_loops)
+        timing = getattr(self.config, "timing", None)  # a bare database path keeps defaults
+        self._service = CampaignService(
+            self.db, clock=self.clock, wake=self.wake_loops,
+            timing_defaults=timing.as_stored() if timing is not None else None,
+        )
         for name in COGS:
             await self.load_extension(name)
         await self.sync_commands()

@@ -12,6 +12,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel
 
 from bot.campaign.models import Actor, CampaignInfo, SeatInfo
+from bot.campaign.settings import TIMING_DEFAULTS
 from bot.errors import InvalidState, NotFound, PermissionDenied, UserError
 from bot.rules import registry
 from bot.rules.base import GM_SEAT, Dice, Request, Ruleset
@@ -110,8 +111,11 @@ class ServiceCore:
         *,
         seed_source: Callable[[], int] = new_seed,
         dice_factory: DiceFactory = SeededDice,
+        timing_defaults: dict[str, Any] | None = None,
     ) -> None:
         self.db = db
+        # a new campaign's deadline settings (config [timing]); each campaign keeps its own
+        self.timing_defaults = {**TIMING_DEFAULTS, **(timing_defaults or {})}
         self.clock = clock
         self._wake = wake
         self._seed_source = seed_source

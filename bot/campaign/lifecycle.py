@@ -6,7 +6,7 @@ import sqlite3
 
 from bot.campaign.core import Ctx, Effects, campaign_info, seat_info
 from bot.campaign.models import Actor, CampaignInfo, CampaignStatus, SeatInfo
-from bot.campaign.settings import TIMING_DEFAULTS, apply_changes, options_model, shown
+from bot.campaign.settings import apply_changes, options_model, shown
 from bot.campaign.steps import Mail, StepEngine
 from bot.errors import InvalidInput, InvalidState, NotFound
 from bot.rules import registry
@@ -35,7 +35,7 @@ class Lifecycle(StepEngine):
                     raise NotFound(f"There is no parent campaign with id {parent_id}.")
                 campaign_id = await campaigns.insert(
                     tx, guild_id=guild_id, channel_id=channel_id, ruleset=rules.name, name=name,
-                    gm_user_id=actor.user_id, options=options, settings=dict(TIMING_DEFAULTS),
+                    gm_user_id=actor.user_id, options=options, settings=dict(self.timing_defaults),
                     seed=self._seed_source(), parent_id=parent_id, parent_ref=parent_ref, now=now,
                 )
                 row = await campaigns.get(tx, campaign_id)

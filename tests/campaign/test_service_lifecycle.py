@@ -175,3 +175,20 @@ async def test_a_battle_reports_to_its_parent_when_it_ends(
     await service.end(GM, 777, "draw")
     note = [r for r in await outbox(db) if r.channel_id == CHANNEL][-1].content
     assert "Battle **Skirmish** (battle:3) is over" in note
+
+
+async def test_new_campaigns_take_the_configured_timing_defaults(tmp_path) -> None:
+    """config [timing] sets the deadline settings of campaigns created afterwards."""
+    from bot.campaign import CampaignService
+    from bot.campaign.models import Actor
+    from storage import open_database
+
+    db = await open_database(tmp_path / "t.db")
+    try:
+        service = CampaignService(db, timing_defaults={"step_hours": 6.0, "reminders": [2.0]})
+        gm = Actor(user_id=1, name="gm")
+        await service.create(gm, guild_id=1, channel_id=10, ruleset="orbits", name="T")
+        shown = await service.settings(gm, 10, {})
+        assert shown["step_hours"].startswith("6") and shown["reminders"].startswith("2")
+    finally:
+        await db.close()
