@@ -166,6 +166,7 @@ class Database:
         self._writer = writer
         self._reader = reader
         self._write_lock = asyncio.Lock()
+        self._closed = False
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
@@ -199,6 +200,10 @@ class Database:
         return int(row[0]) if row else 0
 
     async def close(self) -> None:
+        """Close both connections; a second call does nothing."""
+        if self._closed:
+            return
+        self._closed = True
         await self._reader.close()
         await self._writer.close()
 

@@ -11,6 +11,7 @@ import pytest_asyncio
 import simcord
 from discord import app_commands
 
+import storage
 from bot.client import AdmiraltyBot
 from bot.errors import UserError
 from bot.rules.base import Ruleset
@@ -22,6 +23,24 @@ ROLL_DICE = [5, 2, 6, 1, 3, 4] * 4  # what /roll draws, in order
 
 def new_bot(db_path: Path) -> AdmiraltyBot:
     return AdmiraltyBot(db_path, roll_dice=ScriptedDice(ROLL_DICE))
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def close_databases(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """Close every database a bot opened: simcord detaches bots without calling ``close()``,
+    and an open aiosqlite connection keeps a non-daemon thread that stops pytest exiting."""
+    opened: list[storage.Database] = []
+    real_open = storage.open_database
+
+    async def tracked_open(*args, **kwargs) -> storage.Database:
+        db = await real_open(*args, **kwargs)
+        opened.append(db)
+        return db
+
+    monkeypatch.setattr(storage, "open_database", tracked_open)
+    yield
+    for db in opened:
+        await db.close()
 
 
 @pytest.fixture
