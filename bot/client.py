@@ -3,6 +3,7 @@ refusal into an ephemeral reply through ONE app-command error handler."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import secrets
@@ -48,6 +49,18 @@ def _db_path(config: Any) -> str:
     return str(path)
 
 
+def freeze_startup_objects() -> bool:
+    """Moves everything alive now (modules, cogs, command tree, rule tables) out of the GC's
+    reach: those objects live as long as the process, and rescanning them in every full
+    collection cost 30-45 ms pauses in bench/. Only the first bot of a process freezes (tests
+    start many bots in one process; freezing again would pin each test's garbage)."""
+    if gc.get_freeze_count() > 0:
+        return False
+    gc.collect()
+    gc.freeze()
+    return True
+
+
 class AdmiraltyBot(commands.Bot):
     """Admiralty's client. ``clock`` and ``roll_dice`` are injected so tests control time and
     dice; everything else comes from the settings (or just a database path)."""
@@ -88,6 +101,7 @@ class AdmiraltyBot(commands.Bot):
         for name in COGS:
             await self.load_extension(name)
         await self.sync_commands()
+        freeze_startup_objects()
 
     async def sync_commands(self) -> None:
         """Global sync, or (settings ``guild_ids``) instant sync to development guilds only."""

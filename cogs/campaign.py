@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 
 import discord
@@ -9,10 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.campaign.models import CampaignStatus, SeatInfo
-from bot.errors import InvalidState, UserError
+from bot.campaign.settings import LONG_VALUE, brief
+from bot.errors import InvalidInput, InvalidState, UserError
 from bot.rules import registry
 from cogs.common import (
     CLOSED_DM_HINT,
+    MAX_CONTENT,
     actor_of,
     campaign_channel_id,
     clip,
@@ -124,25 +127,47 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         )
         await reply(interaction, render_status(status))
 
-    @app_commands.command(description="GM: show the settings, or change one")
-    @app_commands.describe(key="The setting to change (leave empty to list them)",
-                           value="Its new value")
+    @app_commands.command(description="Show the settings or one in full; GM: change one")
+    @app_commands.describe(key="The setting to show in full or to change (empty: list them all)",
+                           value="Its new value (GM; empty: just show the setting)")
     async def settings(
         self,
         interaction: discord.Interaction,
         key: str | None = None,
         value: str | None = None,
     ) -> None:
-        if (key is None) != (value is None):
-            raise InvalidState("Give both a key and a value to change a setting, or neither "
-                               "to see the current settings.")
+        if key is None and value is not None:
+            raise InvalidInput("Name the setting to change (key), or give neither key nor value "
+                               "to see every setting.")
         changes = {key: value} if key is not None and value is not None else {}
         current = await service_of(interaction).settings(
             actor_of(interaction), campaign_channel_id(interaction), changes
         )
-        lines = [f"`{k}` = {v}" for k, v in sorted(current.items())]
-        head = f"Changed `{key}` to {value}.\n" if changes else "Current settings:\n"
+        if key is not None and value is None:
+            await self._show_setting(interaction, key, current)
+            return
+        lines = [f"`{k}` = {brief(k, v)}" for k, v in sorted(current.items())]
+        head = (f"Changed `{key}` to {brief(key, current[key])}.\n" if key is not None
+                else "Current settings:\n")
         await reply(interaction, head + ("\n".join(lines) or "(none)"))
+
+    async def _show_setting(
+        self, interaction: discord.Interaction, key: str, current: dict[str, str]
+    ) -> None:
+        """One setting in full: inline when it fits a message, else as a text file."""
+        if key not in current:
+            raise InvalidInput(f"Unknown setting {key}. Settings: {', '.join(sorted(current))}.")
+        value = current[key]
+        if len(value) <= LONG_VALUE and "\n" not in value:
+            await reply(interaction, f"`{key}` = {value}")
+            return
+        text = f"`{key}` ({len(value)} characters):\n```\n{value}\n```"
+        if len(text) <= MAX_CONTENT and "```" not in value:
+            await reply(interaction, text)
+            return
+        attached = discord.File(io.BytesIO(value.encode("utf-8")), filename=f"{key}.txt")
+        await reply(interaction, f"`{key}` ({len(value)} characters) is attached.",
+                    files=[attached])
 
     @settings.autocomplete("key")
     async def settings_key(
@@ -155,7 +180,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         except UserError:
             return []
         return [
-            app_commands.Choice(name=clip(f"{k} (now {v})", 100), value=k)
+            app_commands.Choice(name=clip(f"{k} (now {brief(k, v)})", 100), value=k)
             for k, v in sorted(known.items())
             if current.lower() in k.lower()
         ][:25]

@@ -137,7 +137,9 @@ class OrbitsCog(commands.GroupCog, group_name="orbits"):
         user_id = interaction.user.id
         if interaction.guild is not None:
             return [await table_in_channel(service, campaign_channel_id(interaction), user_id)]
-        infos = [i for i in await service.campaigns_of_user(user_id) if i.ruleset == RULESET]
+        # campaigns_of_user also lists campaigns the user only runs as GM: no hand there
+        infos = [i for i in await service.campaigns_of_user(user_id) if i.ruleset == RULESET
+                 and any(s.active and s.user_id == user_id for s in i.seats)]
         if not infos:
             raise NotFound("You hold no seat in a running Orbits campaign.")
         return [await read_table(service, i.id, user_id) for i in infos[:3]]

@@ -6,24 +6,36 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.campaign.models import Panel
+from bot.campaign.models import CampaignInfo, Panel
 from bot.errors import InvalidInput, NotFound
-from cogs.common import reply, service_of
+from bot.rules.base import GM_SEAT
+from cogs.common import clip, reply, service_of
 from cogs.outbox import DM_CLOSED_CODE
 from cogs.panel_view import render
 
 MAX_PANELS = 10  # one message each; more than this means something is wrong upstream
+NO_CAMPAIGN = "You hold no seat in a running campaign, and you are the GM of none."
 
 
 async def campaign_choices(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    infos = await service_of(interaction).campaigns_of_user(interaction.user.id)
+    user_id = interaction.user.id
+    infos = await service_of(interaction).campaigns_of_user(user_id)
     return [
-        app_commands.Choice(name=i.name[:100], value=str(i.id))
+        app_commands.Choice(name=clip(choice_name(i, user_id), 100), value=str(i.id))
         for i in infos
         if current.lower() in i.name.lower()
     ][:25]
+
+
+def choice_name(info: CampaignInfo, user_id: int) -> str:
+    """The campaign's name, marked "(GM)" where the user runs it."""
+    return f"{info.name} (GM)" if info.gm_user_id == user_id else info.name
+
+
+def seat_label(panel: Panel) -> str:
+    return "GM" if panel.seat == GM_SEAT else f"seat {panel.seat}"
 
 
 class OrdersCog(commands.Cog):
@@ -42,58 +54,62 @@ class OrdersCog(commands.Cog):
             return
         if interaction.guild is None:
             # Already in the DM: the panels are the answer itself.
-            for panel in panels:
-                content, view = render(panel)
+            for content, view in panels:
                 await reply(interaction, content, ephemeral=False, view=view)
             return
         if await self._send_to_dm(interaction.user, panels):
             await reply(interaction, "Sent your panel(s) to your DMs.")
             return
         # DMs closed: the same panels, visible only to this user.
-        for panel in panels:
-            content, view = render(panel)
+        for content, view in panels:
             await reply(interaction, content, ephemeral=True, view=view)
 
-    async def _panels(self, interaction: discord.Interaction, campaign: str | None) -> list[Panel]:
+    async def _panels(
+        self, interaction: discord.Interaction, campaign: str | None
+    ) -> list[tuple[str, discord.ui.View]]:
+        """Each open panel rendered, headed by its campaign and seat (a GM may also play)."""
         service = service_of(interaction)
         user_id = interaction.user.id
-        ids = await self._campaign_ids(interaction, campaign)
-        panels: list[Panel] = []
-        for campaign_id in ids:
-            panels.extend(await service.panels_for(campaign_id, user_id))
-        return panels[:MAX_PANELS]
+        out: list[tuple[str, discord.ui.View]] = []
+        for info in await self._campaigns(interaction, campaign):
+            for panel in await service.panels_for(info.id, user_id):
+                content, view = render(panel)
+                out.append((clip(f"**{info.name}** ({seat_label(panel)})\n{content}"), view))
+        return out[:MAX_PANELS]
 
-    async def _campaign_ids(
+    async def _campaigns(
         self, interaction: discord.Interaction, campaign: str | None
-    ) -> list[int]:
+    ) -> list[CampaignInfo]:
         service = service_of(interaction)
         mine = await service.campaigns_of_user(interaction.user.id)
         if campaign is not None:
-            chosen = [i.id for i in mine if str(i.id) == campaign or i.name == campaign]
+            chosen = [i for i in mine if str(i.id) == campaign or i.name == campaign]
             if not chosen:
                 names = ", ".join(i.name for i in mine) or "none"
                 raise NotFound(
-                    f"You hold no seat in a running campaign '{campaign}'. Yours: {names}."
+                    f"You have no running campaign '{campaign}' (as a player or its GM). "
+                    f"Yours: {names}."
                 )
             return chosen
         if interaction.guild is not None:
-            here = [i.id for i in mine if i.channel_id == interaction.channel_id]
+            here = [i for i in mine if i.channel_id == interaction.channel_id]
             if here:
                 return here
             if not mine:
-                raise NotFound("You hold no seat in a running campaign.")
+                raise NotFound(NO_CAMPAIGN)
             raise InvalidInput(
                 "This channel has no campaign of yours. Use /orders in your campaign's "
                 "channel, in a DM with me, or name the campaign."
             )
         if not mine:
-            raise NotFound("You hold no seat in a running campaign.")
-        return [i.id for i in mine]
+            raise NotFound(NO_CAMPAIGN)
+        return mine
 
-    async def _send_to_dm(self, user: discord.abc.User, panels: list[Panel]) -> bool:
+    async def _send_to_dm(
+        self, user: discord.abc.User, panels: list[tuple[str, discord.ui.View]]
+    ) -> bool:
         try:
-            for panel in panels:
-                content, view = render(panel)
+            for content, view in panels:
                 await user.send(content, view=view)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED_CODE:

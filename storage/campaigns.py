@@ -123,11 +123,12 @@ async def live_in_guild(db: Reader, guild_id: int) -> list[CampaignRow]:
 
 
 async def running_of_user(db: Reader, user_id: int) -> list[CampaignRow]:
+    """Running or paused campaigns where the user holds an active seat or is the GM."""
     rows = await db.fetchall(
-        "SELECT c.* FROM campaigns c JOIN players p ON p.campaign_id = c.id"
-        " WHERE p.user_id = ? AND p.active = 1 AND c.status IN ('running', 'paused')"
-        " ORDER BY c.id",
-        (user_id,),
+        "SELECT * FROM campaigns c WHERE c.status IN ('running', 'paused') AND ("
+        " c.gm_user_id = ? OR EXISTS (SELECT 1 FROM players p WHERE p.campaign_id = c.id"
+        " AND p.user_id = ? AND p.active = 1)) ORDER BY c.id",
+        (user_id, user_id),
     )
     return [CampaignRow.from_row(r) for r in rows]
 

@@ -11,9 +11,9 @@ from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
-from bot.campaign.steps import Mail, StepEngine
+from bot.campaign.steps import Mail, StepEngine, validate_action
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
-from bot.rules.base import Audience, Event, Outcome
+from bot.rules.base import GM_SEAT, Audience, Event, Outcome, Request
 from storage import events as event_log
 from storage import players, timers, turns
 from storage.db import Tx
@@ -110,6 +110,27 @@ class GmTools(StepEngine):
 
         await self._in_channel(channel_id, run)
 
+    async def gm_act(self, actor: Actor, channel_id: int, action: dict[str, Any]) -> None:
+        """Applies an action the rule set lets the GM take at any time (its optional
+        ``gm_actions(state) -> list[ActionSpec]``, e.g. HRFT manual damage): checked like a
+        panel's action, applied with the next resolution's dice (so /gm undo restores it),
+        its events routed as usual. The GM is never in ``pending``, so no step, panel or
+        deadline waits for them; the step re-opens only when who is asked changes."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            self._gm_live(ctx, actor)
+            if ctx.row.status == "paused":
+                raise InvalidState("The campaign is paused; resume it first (/gm resume).")
+            offered = getattr(ctx.ruleset, "gm_actions", None)
+            specs = offered(ctx.state) if offered is not None else []
+            if not specs:
+                raise InvalidState("The GM has nothing to do in this step of the game.")
+            request = Request(seat=GM_SEAT, kind="open", step="gm", prompt="GM", actions=specs)
+            validate_action(request, action)
+            await self._act(tx, ctx, fx, request, action)
+
+        await self._in_channel(channel_id, run)
+
     async def gm_undo(self, actor: Actor, channel_id: int) -> None:
         """Restores the state before the last resolution and the submissions it used.
 
@@ -190,8 +211,7 @@ class GmTools(StepEngine):
             fx.channel(ctx, f"{new_actor.name} takes over seat {seat} from {old_name}.")
             mail = Mail()
             for req in ctx.requests_of(seat)[:1]:
-                mail.panels.add(seat)
-                mail.to_seat(seat, f"**{ctx.row.name}**: you now hold seat {seat}. {req.prompt}")
+                mail.panel(seat, f"**{ctx.row.name}**: you now hold seat {seat}. {req.prompt}")
             self._flush(ctx, fx, mail)
 
         await self._in_channel(channel_id, run)

@@ -6,7 +6,7 @@ import sqlite3
 
 from bot.campaign.core import Ctx, Effects, campaign_info, seat_info
 from bot.campaign.models import Actor, CampaignInfo, CampaignStatus, SeatInfo
-from bot.campaign.settings import apply_changes, options_model, shown
+from bot.campaign.settings import apply_changes, options_model, secret_options, shown
 from bot.campaign.steps import Mail, StepEngine
 from bot.errors import InvalidInput, InvalidState, NotFound
 from bot.rules import registry
@@ -127,7 +127,8 @@ class Lifecycle(StepEngine):
                 )
                 ctx.row.settings, ctx.row.options = new_settings, new_options
                 fx.save = "row"
-            return shown(ctx.row.settings, ctx.row.options)
+            hidden = set() if ctx.is_gm(actor) else secret_options(ctx.ruleset)
+            return shown(ctx.row.settings, ctx.row.options, hidden)
 
         return await self._in_channel(channel_id, run)
 
@@ -172,6 +173,8 @@ class Lifecycle(StepEngine):
         return [campaign_info(r, await players.of_campaign(self.db, r.id)) for r in rows]
 
     async def campaigns_of_user(self, user_id: int) -> list[CampaignInfo]:
-        """Running (or paused) campaigns where the user holds a seat (for /orders in DMs)."""
+        """Running (or paused) campaigns where the user holds a seat or is the GM, by id (for
+        /orders in DMs: some rule sets ask the GM for input). ``gm_user_id`` and ``seats``
+        of each tell which: a GM-only campaign has no seat of the user."""
         rows = await campaigns.running_of_user(self.db, user_id)
         return [campaign_info(r, await players.of_campaign(self.db, r.id)) for r in rows]

@@ -12,6 +12,7 @@ from bot.rules.base import Ruleset
 
 TIMING_DEFAULTS: dict[str, Any] = {"step_hours": 48.0, "reminders": [12.0, 1.0],
                                    "on_deadline": "default"}
+LONG_VALUE = 80  # longer (or multi-line) values are listed by size, not inline
 TIMING_HELP = {
     "step_hours": "hours per step, a number >= 0 (0 = no deadline)",
     "reminders": "hours before the deadline, comma-separated numbers > 0 (e.g. 12,1), or none",
@@ -96,8 +97,21 @@ def timing(settings: dict[str, Any]) -> dict[str, Any]:
     return {**TIMING_DEFAULTS, **settings}
 
 
-def shown(settings: dict[str, Any], options: dict[str, Any]) -> dict[str, str]:
-    """Every setting as text, for replies and /campaign settings."""
+HIDDEN_VALUE = "(hidden: only the GM sees it)"
+
+
+def secret_options(ruleset: Ruleset) -> set[str]:
+    """Options the rule set marks secret with ``Field(json_schema_extra={"secret": True})``
+    (an FTCamp scenario holds every player's forces): only the GM may read them."""
+    return {name for name, f in ruleset.options_model.model_fields.items()
+            if isinstance(f.json_schema_extra, dict) and f.json_schema_extra.get("secret")}
+
+
+def shown(
+    settings: dict[str, Any], options: dict[str, Any], hidden: set[str] | None = None
+) -> dict[str, str]:
+    """Every setting as text, for replies and /campaign settings; ``hidden`` options that
+    are set show as HIDDEN_VALUE."""
     out: dict[str, str] = {}
     for key, value in timing(settings).items():
         if key == "reminders":
@@ -107,5 +121,13 @@ def shown(settings: dict[str, Any], options: dict[str, Any]) -> dict[str, str]:
         else:
             out[key] = str(value)
     for key, value in options.items():
-        out[key] = str(value)
+        out[key] = HIDDEN_VALUE if value and key in (hidden or set()) else str(value)
     return out
+
+
+def brief(key: str, value: str) -> str:
+    """A value as the settings list shows it: short values as they are, long or multi-line
+    ones (a scenario file is a setting) by their size and how to see them in full."""
+    if len(value) <= LONG_VALUE and "\n" not in value:
+        return value
+    return f"({len(value)} characters; `/campaign settings key:{key}` shows it)"

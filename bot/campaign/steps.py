@@ -26,10 +26,16 @@ class Mail:
     public_files: list[tuple[str, bytes]] = field(default_factory=list)
     seats: dict[int, list[str]] = field(default_factory=dict)  # GM_SEAT = the GM
     files: dict[int, list[tuple[str, bytes]]] = field(default_factory=dict)
-    panels: set[int] = field(default_factory=set)
+    # The text that goes with a seat's panel. It is a message of its own: clicking the panel
+    # rewrites that message, which would wipe a private report (a scan) sent with it.
+    panels: dict[int, str] = field(default_factory=dict)
 
     def to_seat(self, seat: int, text: str) -> None:
         self.seats.setdefault(seat, []).append(text)
+
+    def panel(self, seat: int, text: str) -> None:
+        """The seat's panel, with its text; the first panel of a seat wins."""
+        self.panels.setdefault(seat, text)
 
 
 def validate_action(request: Request, action: dict[str, Any]) -> None:
@@ -85,7 +91,8 @@ class StepEngine(ServiceCore):
             actions[req.seat] = action
         dice = await self._begin_resolution(tx, ctx, fx)
         outcome = ctx.ruleset.resolve(ctx.state, actions, dice)
-        await self._apply(tx, ctx, fx, outcome, closes_step=True)
+        await self._apply(tx, ctx, fx, outcome, closes_step=True,
+                          answered=set(step_keys([r for r in ctx.pending if r.kind == "sealed"])))
 
     async def _act(
         self, tx: Tx, ctx: Ctx, fx: Effects, req: Request, action: dict[str, Any]
@@ -93,7 +100,8 @@ class StepEngine(ServiceCore):
         """Applies one turn/open action; a turn action always ends its step."""
         dice = await self._begin_resolution(tx, ctx, fx)
         outcome = ctx.ruleset.act(ctx.state, req.seat, action, dice)
-        await self._apply(tx, ctx, fx, outcome, closes_step=req.kind == "turn")
+        await self._apply(tx, ctx, fx, outcome, closes_step=req.kind == "turn",
+                          answered=set(step_keys([req])) if req.kind == "turn" else set())
 
     async def _begin_resolution(self, tx: Tx, ctx: Ctx, fx: Effects) -> Any:
         """Snapshots the state for undo; the dice of resolution N are the stream "N"."""
@@ -108,6 +116,7 @@ class StepEngine(ServiceCore):
 
     async def _apply(
         self, tx: Tx, ctx: Ctx, fx: Effects, outcome: Outcome, *, closes_step: bool,
+        answered: set[str] | None = None,
         mail: Mail | None = None,
     ) -> None:
         mail = mail or Mail()
@@ -119,7 +128,16 @@ class StepEngine(ServiceCore):
             await self._finish(tx, ctx, fx, mail, "The campaign is over.")
         else:
             ctx.pending = ctx.ruleset.pending(ctx.state)
-            if closes_step or step_keys(ctx.pending) != ctx.row.step_keys:
+            keys = step_keys(ctx.pending)
+            # The rest of the same step: some requests were answered (said Ready, or the sealed
+            # part / a turn of a mixed step) and none is asked again; the others keep their
+            # panels, number, stored sealed answers and deadline.
+            rest = bool(keys) and set(keys) < set(ctx.row.step_keys)
+            if rest and (not set(keys) & answered if answered else not closes_step):
+                # Some seats of an open step are done (said Ready): the others keep their
+                # panels, number and deadline; a fresh DM to each of them would only be noise.
+                ctx.row.step_keys = keys
+            elif closes_step or keys != ctx.row.step_keys:
                 await self._open_step(tx, ctx, fx, mail)
         self._flush(ctx, fx, mail)
 
@@ -164,10 +182,8 @@ class StepEngine(ServiceCore):
             )
             deadline = self._at(due)
         for req in ctx.pending:
-            if req.seat not in mail.panels:
-                mail.panels.add(req.seat)
-                mail.to_seat(req.seat, f"**{row.name}**, step {row.step_no}: {req.prompt}"
-                             + messages.deadline_note(deadline))
+            mail.panel(req.seat, f"**{row.name}**, step {row.step_no}: {req.prompt}"
+                       + messages.deadline_note(deadline))
         for kind in ("sealed", "turn", "open"):
             who = [ctx.name(r.seat) for r in ctx.pending if r.kind == kind]
             if who:
@@ -198,7 +214,8 @@ class StepEngine(ServiceCore):
         return f"{ev.image.name}.png", data
 
     def _flush(self, ctx: Ctx, fx: Effects, mail: Mail) -> None:
-        """One or two channel messages (split at 2000 characters), one DM per destination."""
+        """One or two channel messages (split at 2000 characters); per seat one DM of private
+        news, then one DM carrying the panel."""
         row = ctx.row
         parts = messages.split("\n".join(mail.public))
         for i, part in enumerate(parts):
@@ -206,16 +223,20 @@ class StepEngine(ServiceCore):
             fx.messages.append(
                 NewMessage(row.id, "channel", part, channel_id=row.channel_id, files=files)
             )
-        for seat, texts in sorted(mail.seats.items()):
+        for seat in sorted(set(mail.seats) | set(mail.panels)):
             user_id = self._dm_target(ctx, seat)
             if user_id is None:
                 continue
-            panel = (row.id, row.step_no, seat) if seat in mail.panels else None
-            for i, part in enumerate(messages.split("\n".join(texts))):
+            texts = mail.seats.get(seat, [])
+            for i, part in enumerate(messages.split("\n".join(texts)) if texts else []):
                 fx.messages.append(NewMessage(
                     row.id, "dm", part, user_id=user_id,
                     files=mail.files.get(seat, [])[:10] if i == 0 else [],
-                    panel=panel if i == 0 else None,
+                ))
+            if seat in mail.panels:
+                fx.messages.append(NewMessage(
+                    row.id, "dm", messages.split(mail.panels[seat])[0], user_id=user_id,
+                    panel=(row.id, row.step_no, seat),
                 ))
 
     @staticmethod
@@ -241,9 +262,12 @@ class StepEngine(ServiceCore):
                 "deadline, or give the seat to someone else (/gm replace)."
             )
         if any(r.kind == "sealed" for r in ctx.pending):
-            if not stuck:
-                await self._resolve_sealed(tx, ctx, fx)
-            return stuck
+            if stuck:
+                return stuck
+            await self._resolve_sealed(tx, ctx, fx)
+            if ctx.row.step_no != step or ctx.row.status == "ended":
+                return stuck
+            owing = ctx.owing()  # a mixed step: its turn requests are still open
         for req in owing:
             if ctx.row.step_no != step or ctx.row.status == "ended":
                 break

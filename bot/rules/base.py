@@ -170,6 +170,9 @@ class Ruleset(Protocol):
 
     # Optional: ``check(state, seat, action) -> None`` raises RulesError when one sealed action
     # is illegal on its own, so the service refuses it on submission rather than at the reveal.
+    # Optional: ``gm_actions(state) -> list[ActionSpec]`` lists what the GM may do at any
+    # time (HRFT manual damage); the service applies it with ``act(state, GM_SEAT, ...)``
+    # without the GM ever appearing in ``pending``.
 
 
 @runtime_checkable

@@ -47,7 +47,12 @@ async def test_sealed_orders_are_stored_changed_and_revealed_together(
     reveal = channel_texts((await outbox(db))[before:])[2:]
     assert len(reveal) == 1  # the reveal and the next step's line: one message
     assert "Guesses: Alice 2, Bob 5, Carol 4" in reveal[0] and "It is Alice's turn" in reveal[0]
-    assert "Your guess was locked as 2." in dms_to(await outbox(db), ALICE)[-1].content
+    # The private news is a DM of its own, before the panel DM: clicking the panel rewrites
+    # the panel's message, and must not wipe the news (issue 4's scan reports).
+    news, panel_dm = dms_to(await outbox(db), ALICE)[-2:]
+    assert news.content == "Your guess was locked as 2." and news.panel is None
+    assert panel_dm.panel is not None and "step 2" in panel_dm.content
+    assert "locked" not in panel_dm.content
 
 
 async def test_pending_list_and_progress_never_show_content(

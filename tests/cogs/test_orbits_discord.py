@@ -291,8 +291,11 @@ async def test_a_whole_two_player_campaign_in_discord(
     assert "alice's orders are in (1 of 2)" in progress and "9" not in progress
     await act(bob, None, {"alice's losses": ["11"], "bob's losses": ["3"], "Defeated": ["1"]})
     assert "the reports differ; the GM will enter the result" in (await watch.one(w.env)).content
-    gm_dm = panel(gm).content
-    assert "bob: alice lost 11 system boxes; bob lost 3 system boxes" in gm_dm
+    # The reports are a DM of their own just above the GM's panel, so they stay readable
+    # while the GM clicks through the panel (which rewrites its own message).
+    gm_dms = gm.user.dm_channel.history()
+    assert "bob: alice lost 11 system boxes; bob lost 3 system boxes" in gm_dms[-2].content
+    assert gm_dms[-1].id == panel(gm).id
     await act(gm, "Enter the result",
               {"alice's losses": ["5"], "bob's losses": ["9"], "Defeated": ["1"]})
     entered = (await watch.one(w.env)).content

@@ -1,0 +1,112 @@
+"""bot.client start-up: dev-guild command sync (settings ``guild_ids``) and the GC freeze."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+import simcord
+
+from bot import client
+from bot.client import AdmiraltyBot
+from bot.rules.base import Ruleset
+from bot.rules.dice import ScriptedDice
+from bot.settings import Settings
+from tests.cogs.conftest import ROLL_DICE
+
+DEV_GUILD = 912345678901234567
+OTHER_GUILD = 912345678901234999
+
+
+def command_puts(env: simcord.Env) -> list[str]:
+    """The paths of every bulk command sync the bot made."""
+    return [r.path for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
+
+
+@pytest.fixture
+def dev_guilds() -> list[int]:
+    return [DEV_GUILD]
+
+
+@pytest.fixture
+def simcord_bot(db_path: Path, guess_rules: Ruleset, dev_guilds: list[int]) -> AdmiraltyBot:
+    settings = Settings(database_path=db_path, guild_ids=dev_guilds)
+    return AdmiraltyBot(settings, roll_dice=ScriptedDice(ROLL_DICE))
+
+
+@pytest_asyncio.fixture
+async def guilds(simcord_env: simcord.Env) -> tuple[simcord.GuildHandle, simcord.GuildHandle]:
+    dev = simcord_env.create_guild("Dev", id=DEV_GUILD)
+    other = simcord_env.create_guild("Elsewhere", id=OTHER_GUILD)
+    await simcord_env.settle()
+    return dev, other
+
+
+async def test_guild_ids_sync_every_command_to_those_guilds_only(
+    simcord_env: simcord.Env, guilds: tuple[simcord.GuildHandle, simcord.GuildHandle]
+) -> None:
+    dev, other = guilds
+    puts = command_puts(simcord_env)
+    assert puts and all(p.endswith(f"/guilds/{DEV_GUILD}/commands") for p in puts), puts
+    # A member of the dev guild sees every command there and can use it ...
+    tester = dev.add_member(simcord_env.create_user("tester"))
+    chan = dev.create_text_channel("lab")
+    await simcord_env.settle()
+    names = {c.split()[0] for c in tester.available_commands(chan)}
+    assert {"campaign", "orders", "gm", "roll", "help"} <= names
+    result = await tester.slash(chan, "roll", expression="2d6")
+    assert "7" in result.response.content  # ROLL_DICE starts 5, 2
+    # ... while other guilds (and DMs) get nothing: no global sync happened.
+    stranger = other.add_member(simcord_env.create_user("stranger"))
+    elsewhere = other.create_text_channel("general")
+    await simcord_env.settle()
+    assert stranger.available_commands(elsewhere) == ()
+    assert tester.user.available_commands() == ()
+
+
+@pytest.mark.parametrize("dev_guilds", [[]])
+async def test_without_guild_ids_commands_sync_globally(
+    simcord_env: simcord.Env, guilds: tuple[simcord.GuildHandle, simcord.GuildHandle]
+) -> None:
+    dev, other = guilds
+    puts = command_puts(simcord_env)
+    assert len(puts) == 1 and "/guilds/" not in puts[0], puts
+    member = other.add_member(simcord_env.create_user("member"))
+    chan = other.create_text_channel("general")
+    await simcord_env.settle()
+    assert "roll" in {c.split()[0] for c in member.available_commands(chan)}
+    assert "orders" in member.user.available_commands()  # global commands reach DMs
+
+
+def test_freeze_startup_objects_freezes_once_per_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+    frozen = {"count": 0}
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: frozen["count"])
+    monkeypatch.setattr(gc, "collect", lambda *a: calls.append("collect") or 0)
+
+    def freeze() -> None:
+        calls.append("freeze")
+        frozen["count"] = 1000
+
+    monkeypatch.setattr(gc, "freeze", freeze)
+    assert client.freeze_startup_objects() is True
+    assert calls == ["collect", "freeze"]  # collect first: garbage is not frozen
+    # A second bot in the same process (tests, a restart) leaves the GC alone.
+    assert client.freeze_startup_objects() is False
+    assert calls == ["collect", "freeze"]
+
+
+async def test_a_started_bot_has_frozen_its_start_up_objects(
+    simcord_env: simcord.Env, guilds: tuple[simcord.GuildHandle, simcord.GuildHandle]
+) -> None:
+    assert gc.get_freeze_count() > 0
+    # Several bots in one process start and work: a restart does not freeze again.
+    before = gc.get_freeze_count()
+    await simcord_env.restart_bot(
+        AdmiraltyBot(simcord_env.bot.db_path, roll_dice=ScriptedDice(ROLL_DICE))
+    )
+    assert gc.get_freeze_count() == before
