@@ -10,6 +10,7 @@ gets a short ephemeral answer. Sealed step-1 orders use the generic DM panel.
 from __future__ import annotations
 
 import io
+import json
 import logging
 from typing import Any, Literal
 
@@ -19,10 +20,13 @@ from discord.ext import commands
 
 from bot.errors import InvalidInput, InvalidState, UserError
 from bot.rules.hrft import SAMPLE_KEYS, ships_from_file
+from bot.rules.hrft.combat import damage_amounts
 from cogs.battle_read import (
     RULESET,
     Battle,
+    begin_roster,
     load_battle,
+    parent_battle,
     parse_weapons,
     public_sheet,
     require_spec,
@@ -92,26 +96,37 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
+        assert interaction.guild is not None
+        actor = actor_of(interaction)
+        linked = None
+        if parent is not None:  # H-D28: refuse a bad reference before any thread exists
+            linked = await parent_battle(service_of(interaction), parent, ref or "",
+                                         interaction.guild.id, actor.user_id, actor.is_admin)
         # No defer: after a public defer, a refusal would be public too; creating a thread
         # and a campaign row is quick.
         thread = await channel.create_thread(
             name=name, type=discord.ChannelType.public_thread,
             auto_archive_duration=THREAD_MINUTES,
         )
-        assert interaction.guild is not None
         try:
             info = await service_of(interaction).create(
-                actor_of(interaction), interaction.guild.id, thread.id, RULESET, name,
+                actor, interaction.guild.id, thread.id, RULESET, name,
                 parent_id=parent, parent_ref=(ref or "").strip()[:100] or None,
             )
         except UserError:
             await thread.delete()  # no empty thread left behind by a refused start
             raise
-        await thread.send(
-            f"**{info.name}**: High Resolution Full Thrust battle, GM "
-            f"{interaction.user.mention}.\nPlayers: `/battle join` here. GM: `/battle begin` "
-            "when 2 to 6 have joined. Then add ships (`/battle add`) and say `/battle ready`."
-        )
+        lines = [f"**{info.name}**: High Resolution Full Thrust battle, GM "
+                 f"{interaction.user.mention}.\nPlayers: `/battle join` here. GM: `/battle "
+                 "begin` when 2 to 6 have joined. Then add ships (`/battle add`) and say "
+                 "`/battle ready`."]
+        if linked is not None:
+            players = sorted({linked.users.get(e["owner"], 0) for e in linked.roster} - {0})
+            lines += linked.preview()
+            if players:
+                lines.append("Their players: " + ", ".join(f"<@{u}>" for u in players)
+                             + ": join to get your craft (H-D28).")
+        await thread.send(clip("\n".join(lines), 2000))
         parent_note = f" for campaign {parent}" + (f" ({ref})" if ref else "") if parent else ""
         await reply(interaction, f"Battle **{info.name}**{parent_note} opens in "
                                  f"{thread.mention}.", ephemeral=False)
@@ -123,6 +138,31 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @app_commands.command(description="GM: begin the battle with the players who joined")
     async def begin(self, interaction: discord.Interaction) -> None:
         await self._campaign_command(interaction, "start")
+        battle = await _battle(interaction)
+        service = service_of(interaction)
+        roster = await begin_roster(service, battle.campaign_id, actor_of(interaction).is_admin)
+        if roster:  # H-D28: the parent battle's craft; the result is posted in the thread
+            await service.gm_act(actor_of(interaction), campaign_channel_id(interaction),
+                                 {"type": "bring_in", "roster": json.dumps(roster)})
+
+    @app_commands.command(description="GM: upload designs that waiting campaign craft name")
+    @app_commands.describe(file="A Fleet Manager .FTDesign / .FTFleet (JSON) or the bot's TOML")
+    async def design(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        battle = await _battle(interaction)
+        require_started(battle)
+        if battle.gm_spec("add_design") is None:
+            raise InvalidState("Only the GM uploads designs for the campaign's craft, during "
+                               "setup (before every side is ready).")
+        if file.size > MAX_FILE:
+            raise InvalidInput(f"The file is larger than {MAX_FILE // 1000} kB.")
+        data = await file.read()
+        ships_from_file(file.filename, data)  # InvalidInput says what is wrong
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await service_of(interaction).gm_act(
+            actor_of(interaction), campaign_channel_id(interaction),
+            {"type": "add_design", "filename": file.filename,
+             "content": data.decode("utf-8-sig")})
+        await reply(interaction, "Design uploaded: the result is in the thread.")
 
     async def _campaign_command(self, interaction: discord.Interaction, name: str) -> None:
         """The /campaign command of that name, so both behave the same (welcome DM, closed
@@ -250,26 +290,36 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @app_commands.command(description="Enter damage from a weapon not in the tables")
     @app_commands.describe(
         target="The ship hit", kind="How the damage spreads (H-9)",
-        arc="Incoming arc on the ship hit", points="Damage points",
+        arc="Incoming arc on the ship hit",
+        points="A number (1-200) or per-hit amounts, e.g. 3,2,4 (missiles: one each)",
         nearer="Fighters: the nearer adjacent arc for the remainder",
         concentrate="Fighters: all damage through the facing arc",
         source="What did it, e.g. 'heavy missile'",
     )
     async def damage(
         self, interaction: discord.Interaction, target: str, kind: DamageKind, arc: Arc,
-        points: app_commands.Range[int, 1, 200], nearer: Arc | None = None,
+        points: str, nearer: Arc | None = None,
         concentrate: bool = False, source: str = "",
     ) -> None:
         battle = await _battle(interaction)
-        require_spec(battle, "damage", "enter damage")
+        gm = battle.gm_spec("damage") is not None  # H-D29: the GM enters damage any time
+        if not gm:
+            require_spec(battle, "damage", "enter damage")
+        amounts = damage_amounts({"hits": points})  # refuse bad input before deferring
         action: dict[str, Any] = {
             "type": "damage", "target": target.strip(), "kind": kind, "arc": arc,
-            "points": str(points), "concentrate": "yes" if concentrate else "no",
+            "hits": ",".join(map(str, amounts)), "concentrate": "yes" if concentrate else "no",
             "source": source.strip()[:60],
         }
         if nearer is not None:
             action["nearer"] = nearer
-        await self._act(interaction, battle, action, "Damage entered")
+        if not gm:
+            await self._act(interaction, battle, action, "Damage entered")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await service_of(interaction).gm_act(actor_of(interaction),
+                                             campaign_channel_id(interaction), action)
+        await reply(interaction, "Damage entered: the result is in the thread.")
 
     @app_commands.command(description="Damage control: try to repair (step 19)")
     @app_commands.describe(target="What to repair", parties="DCPs on the job (1-3)",

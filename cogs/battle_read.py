@@ -7,12 +7,15 @@ for the caller's seat, or the public view, leave this module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import InvalidInput, InvalidState, NotFound
+from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.render import registry as render_registry
 from bot.rules.base import GM_SEAT, ActionSpec, Request
+from bot.rules.ftcamp import State as FtcampState
+from bot.rules.hrft.gm import sample_for
+from bot.rules.hrft.link import battle_ids, find_battle, linked_craft, looks_like_battle
 
 if TYPE_CHECKING:
     from bot.campaign import CampaignService
@@ -34,6 +37,7 @@ class Battle:
     is_gm: bool
     view: dict[str, Any]  # ruleset.view(state, seat); {} before the campaign starts
     requests: list[Request]  # the caller's open requests (their seat's, or the GM's)
+    gm_actions: list[ActionSpec] = field(default_factory=list)  # the GM's, any time (H-D29)
 
     @property
     def ships(self) -> dict[str, dict[str, Any]]:
@@ -45,6 +49,10 @@ class Battle:
             return ships[uid]
         known = ", ".join(f"{k} ({s['name']})" for k, s in ships.items()) or "none yet"
         raise NotFound(f"No ship '{uid}' in this battle. Ships: {known}.")
+
+    def gm_spec(self, action_type: str) -> ActionSpec | None:
+        """The GM's action of that type when the caller is the GM and may take it now."""
+        return next((s for s in self.gm_actions if s.type == action_type), None)
 
     def spec(self, action_type: str) -> ActionSpec | None:
         """The caller's offered action of that type, if any request offers it now."""
@@ -72,10 +80,13 @@ async def load_battle(service: CampaignService, channel_id: int, user_id: int) -
     is_gm = user_id == ctx.row.gm_user_id
     seats = ([seat] if seat is not None else []) + ([GM_SEAT] if is_gm else [])
     view = ctx.ruleset.view(ctx.state, seat) if ctx.state is not None else {}
+    offered = getattr(ctx.ruleset, "gm_actions", None)
+    live = ctx.state is not None and status.status == "running"
     return Battle(
         campaign_id=status.id, step_no=status.step_no, status=status.status,
         name=status.name, seat=seat, is_gm=is_gm, view=view,
         requests=[r for r in ctx.pending if r.seat in seats],
+        gm_actions=offered(ctx.state) if is_gm and live and offered is not None else [],
     )
 
 
@@ -213,3 +224,86 @@ def weapon_choices(battle: Battle, ship: str, typed: str) -> list[tuple[str, str
             continue
         out.append(((prefix + sid + f"  ({label})")[:100], (prefix + sid)[:100]))
     return out[:25]
+
+
+# ---------------------------------------------------------------- a battle of an FTCamp campaign
+
+
+@dataclass(frozen=True)
+class ParentBattle:
+    """The FTCamp battle an HRFT battle fights (H-D28): its id and the craft of its groups
+    as roster entries (``seat`` 0 until the battle's seats are known)."""
+
+    campaign_name: str
+    battle_id: str
+    round: int
+    roster: list[dict[str, Any]]
+    users: dict[int, int]  # FTCamp owner seat -> Discord user id (active seats only)
+
+    def preview(self) -> list[str]:
+        """Start-message lines: what comes in at /battle begin, what does not and why."""
+        coming, not_in = [], []
+        for e in self.roster:
+            if e["design"] and sample_for(e["design"]) is not None:
+                coming.append(f"{e['craft']} ({e['design']}, {e['player']})")
+            elif not e["design"]:
+                not_in.append(f"not brought in: {e['craft']} (it names no design)")
+            else:
+                not_in.append(f"not brought in: {e['craft']} (design '{e['design']}' not "
+                              "found among the samples; the GM may upload it with "
+                              "`/battle design` after `/battle begin`)")
+        lines = [f"From **{self.campaign_name}**, battle {self.battle_id} (round "
+                 f"{self.round}): " + (", ".join(coming) + " come in at `/battle begin`."
+                                       if coming else "no craft names a sample design.")]
+        return lines + not_in
+
+
+async def parent_battle(service: CampaignService, parent_id: int, ref: str, guild_id: int,
+                        user_id: int, is_admin: bool) -> ParentBattle | None:
+    """The FTCamp battle ``ref`` names in campaign ``parent_id``, read through
+    ``CampaignService.snapshot``; None when the parent is not FTCamp or ``ref`` is free text.
+    Only the parent's GM (or an admin) may bring its craft in: the roster names every craft
+    and design of both sides."""
+    try:
+        ctx = await service.snapshot(parent_id)
+    except NotFound:
+        ctx = None
+    if ctx is None or ctx.row.guild_id != guild_id:
+        raise NotFound(f"There is no parent campaign with id {parent_id} on this server.")
+    if not isinstance(ctx.state, FtcampState) or not ref.strip():
+        return None
+    found = find_battle(ctx.state, ref)
+    if found is None:
+        if not looks_like_battle(ref):
+            return None  # a free description of the battle, as for any parent
+        known = ", ".join(battle_ids(ctx.state)) or "none yet"
+        raise InvalidInput(f"Campaign {parent_id} has no battle '{ref.strip()}'. Battles of its "
+                           f"latest battle lists (hex/sector): {known}.")
+    if not (is_admin or user_id == ctx.row.gm_user_id):
+        raise PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
+                               "brings in its craft.")
+    round_no, battle = found
+    users = {p.seat: p.user_id for p in ctx.players if p.active}
+    roster = [{"craft": c.craft, "group": c.group, "seat": 0, "player": c.owner_name,
+               "design": c.design, "owner": c.owner} for c in linked_craft(ctx.state, battle)]
+    return ParentBattle(ctx.row.name, battle.id, round_no, roster, users)
+
+
+async def begin_roster(service: CampaignService, campaign_id: int,
+                       is_admin: bool) -> list[dict[str, Any]]:
+    """H-D28 at /battle begin: the parent battle's craft, each under the battle seat of the
+    member who holds its owner's FTCamp seat now (0 when that member did not join)."""
+    ctx = await service.snapshot(campaign_id)
+    row = ctx.row
+    if row.parent_id is None or not row.parent_ref:
+        return []
+    parent = await parent_battle(service, row.parent_id, row.parent_ref, row.guild_id,
+                                 row.gm_user_id, is_admin)
+    if parent is None:
+        return []
+    roster = []
+    for entry in parent.roster:
+        user = parent.users.get(entry.pop("owner"))
+        mine = ctx.seat_of(user) if user is not None else None
+        roster.append({**entry, "seat": mine.seat if mine is not None else 0})
+    return roster

@@ -113,7 +113,7 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     # A heavy missile entered by hand strips block F and cascades into both neighbours with
     # armour bypassed (H-7); the cascade thresholds are rolled in the same message.
     damage = await act_once(w.alice, thread, "battle damage", target="2a", kind="direct",
-                            arc="F", points=25, source="heavy missile")
+                            arc="F", points="25", source="heavy missile")
     assert "heavy missile" in damage.content
     assert "cascade past stripped block, armour bypassed (H-7)" in damage.content
     assert "Stripped block + adjacent" in damage.content

@@ -19,7 +19,8 @@ from bot.rules.hrft.state import BattleState
 from bot.rules.hrft.weapons import WEAPONS, fire_weapon
 
 MAX_RANGE = 200
-MAX_POINTS = 200
+MAX_POINTS = 200  # one hit (a number in a list, or the whole entry)
+MAX_HITS = 30  # amounts in one manual entry (H-D30)
 
 
 def _ship(state: BattleState, uid: Any, what: str) -> Ship:
@@ -178,17 +179,17 @@ def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: D
     arc = check_arc(action.get("arc", ""))
     lines: list[str] = []
     extra: dict[str, Any] = {}
+    amounts = damage_amounts(action)
+    extra["amounts"] = amounts
     if kind == "missile":  # H-D23: damage per missile, a direction d6 each
-        damages = [_number(x, "Missile damage", 1, MAX_POINTS)
-                   for x in _as_list(action.get("points"))]
-        if not damages:
-            raise RulesError("Give each missile's damage, e.g. '4' or '4,3,6'.")
-        hits, rolls = directions.missiles(arc, damages, dice)
+        hits, rolls = directions.missiles(arc, amounts, dice)
         extra["direction_dice"] = rolls
         lines += [f"Missile {i}: d6 {r} -> through {a}" for i, (r, (a, _)) in
                   enumerate(zip(rolls, hits, strict=True), start=1)]
     else:
-        points = _number(action.get("points"), "Damage points", 1, MAX_POINTS)
+        points = sum(amounts)  # H-D30: one attack; its total spreads as H-9 says
+        if len(amounts) > 1:
+            lines.append(f"Hits {' + '.join(map(str, amounts))} = {points} (one attack, H-5)")
         nearer = action.get("nearer") or None
         concentrate = str(action.get("concentrate", "no")).lower() in ("yes", "true", "1")
         if kind not in directions.KINDS:
@@ -203,6 +204,28 @@ def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: D
              f"({spread}), entered by {state.seat_name(seat)}")
     return damage_event(state, "damage", title, lines + report.lines, report.ship,
                         {"kind": kind, **extra, **_report_data(report)})
+
+
+def damage_amounts(action: dict[str, Any]) -> list[int]:
+    """H-D30: the damage of a manual entry, from ``hits`` (free text: '30' or '3,2,4') or the
+    panel's ``points``: each amount a whole number 1..MAX_POINTS, at most MAX_HITS of them."""
+    hits, points = action.get("hits"), action.get("points")
+    if hits not in (None, "", []) and points not in (None, "", []):
+        raise RulesError("Give the damage once: as points (panel) or hits (text), not both.")
+    raw = hits if hits not in (None, "", []) else points
+    tokens = _as_list(raw)
+    usage = (f"a whole number from 1 to {MAX_POINTS}, or a list of per-hit amounts such as "
+             f"'3,2,4' (at most {MAX_HITS}; missiles: one amount per missile, H-D23)")
+    if not tokens:
+        raise RulesError(f"Give the damage points: {usage}.")
+    if len(tokens) > MAX_HITS:
+        raise RulesError(f"{len(tokens)} amounts is too many: {usage}.")
+    amounts = []
+    for token in tokens:
+        if not token.isdigit() or not 1 <= int(token) <= MAX_POINTS:
+            raise RulesError(f"Damage points: '{token}' is not {usage}.")
+        amounts.append(int(token))
+    return amounts
 
 
 def do_repair(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> Event:

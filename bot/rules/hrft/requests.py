@@ -51,8 +51,11 @@ def damage_spec(state: BattleState) -> ActionSpec:
         InputField(name="kind", label="Kind (H-9)",
                    options=[Option(value=k, label=k) for k in KINDS]),
         _arc_field("arc", "Incoming arc on the ship hit"),
-        InputField(name="points", label="Damage points",
-                   options=[Option(value=str(n), label=str(n)) for n in range(1, 26)]),
+        # H-D30: the panel offers 1..25 in one Select; more, or a per-hit list such as
+        # '3,2,4', comes as the free-text ``hits`` of /battle damage (checked by the rules).
+        InputField(name="points", label="Damage points (more or a list: /battle damage)",
+                   options=[Option(value=str(n), label=str(n)) for n in range(1, 26)],
+                   min_values=0),
     ])
 
 

@@ -12,8 +12,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.errors import InvalidState, PermissionDenied, RulesError
-from bot.rules.base import GM_SEAT, Audience, Dice, Event, Outcome, Request, Seat
-from bot.rules.hrft import combat, orders, requests
+from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, Outcome, Request, Seat
+from bot.rules.hrft import combat, gm, orders, requests
 from bot.rules.hrft import view as views
 from bot.rules.hrft.imports import ships_from_file
 from bot.rules.hrft.samples import sample_ship
@@ -92,15 +92,15 @@ class HrftRuleset:
         kind = str(action.get("type", ""))
         if state.finished:
             raise InvalidState("The battle is over.")
+        if seat == GM_SEAT:  # H-D29: the GM acts without being asked
+            state, gm_events = gm.act(state, action, dice)
+            return self._outcome(state, gm_events)
         if state.step == "orders":
             raise InvalidState("Step 1 orders are sealed: submit them with the orders panel.")
         if state.step == "setup":
             return self._setup_act(state, seat, kind, action)
         sd = step_def(state.options, state.step)
         events: list[Event] = []
-        if seat == GM_SEAT and kind == "damage":  # the GM may enter damage at any open step
-            events.append(combat.manual_damage(state, seat, action, dice))
-            return self._outcome(state, events)
         if seat not in self._required(state):
             raise PermissionDenied("You have no ship that acts in this step.")
         if kind == "ready":
@@ -125,6 +125,11 @@ class HrftRuleset:
             raise RulesError(f"'{kind}' is not possible at step {sd.number}. Allowed: "
                              f"{', '.join(allowed)}.")
         return self._outcome(state, events)
+
+    def gm_actions(self, state: Any) -> list[ActionSpec]:
+        """What the GM may do now without being asked (H-D29); applied by ``act`` with
+        ``GM_SEAT``. Never part of ``pending``: nothing waits for the GM."""
+        return gm.gm_actions(self._state(state))
 
     def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
         return views.view(self._state(state), viewer)

@@ -28,6 +28,17 @@ class Order(BaseModel):
         return int(self.turn[1:]) if self.turn[:1] in ("P", "S") else 0
 
 
+class RosterCraft(BaseModel):
+    """A craft of the parent campaign's battle not (yet) brought in, and why (H-D28)."""
+
+    craft: str
+    group: str = ""
+    seat: int = 0  # the battle seat of its owner's player; 0 = that player holds none
+    player: str = ""
+    design: str | None = None
+    why: str = ""
+
+
 class BattleState(BaseModel):
     """Everything about one HRFT battle. ``next_orders`` are secret (H-11 computer)."""
 
@@ -55,6 +66,8 @@ class BattleState(BaseModel):
     initiative: dict[int, int] = Field(default_factory=dict)
     sheet_ship: str = ""
     finished: bool = False
+    linked: bool = False  # the parent battle's craft were brought in (H-D28)
+    roster: list[RosterCraft] = Field(default_factory=list)  # craft still waiting
 
     def seat_name(self, seat: int) -> str:
         if seat == 0:

@@ -81,6 +81,7 @@ def view(state: BattleState, viewer: int | None) -> dict[str, Any]:
                    "conceded": s.number in state.conceded} for s in state.seats],
         "ships": {uid: ship_view(state, s, viewer) for uid, s in state.ships.items()},
         "initiative": {str(k): v for k, v in state.initiative.items()},
+        "waiting_craft": [entry.model_dump() for entry in state.roster],  # H-D28, all public
     }
 
 
@@ -107,6 +108,9 @@ def status(state: BattleState, viewer: int | None) -> str:
         lines.append(f"**{seat.name}**" + (" (conceded)" if seat.number in state.conceded
                                            else ""))
         lines += [f"- {ship_line(s)}" for s in state.ships_of(seat.number)]
+    if state.roster and state.step == "setup":
+        lines.append("Not brought in: " + ", ".join(f"{e.craft} ({e.why})"
+                                                   for e in state.roster))
     text = "\n".join(lines)
     return text if len(text) <= MAX_STATUS else text[: MAX_STATUS - 3] + "..."
 

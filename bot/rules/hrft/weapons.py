@@ -35,6 +35,8 @@ WEAPONS: dict[str, WeaponTable] = {
     "beam": WeaponTable("beam", 12, None, None, "beam"),
     # FB1: a PDS fires at ships as a class-1 beam (H-D9).
     "pds": WeaponTable("pds", 12, 1, (1,), "beam"),
+    # Pulse torpedo and submunition: figures from FB1 as recalled, not given by seed 003 or
+    # RULINGS.md (H-D9); the GM may enter their damage by hand instead.
     # FB1 pulse torpedo: 6 MU bands to 30 MU, to hit 2+ .. 6, d6 damage, screens ignored.
     "pulse_torpedo": WeaponTable("pulse_torpedo", 6, 5, (1, 1, 1, 1, 1), "torpedo",
                                  to_hit=(2, 3, 4, 5, 6), screens=False),

@@ -1,0 +1,152 @@
+"""What the GM may do at any time, without being asked (H-D29): enter manual damage in an
+open step; during setup, bring in the craft of the parent campaign's battle and upload the
+designs they name (H-D28).
+
+The GM is never in ``pending``: nothing waits for the GM, so no step line, panel or deadline
+names them. The service offers these through ``gm_actions`` and applies them with ``act``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.errors import InvalidInput, PermissionDenied, RulesError
+from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, InputField
+from bot.rules.hrft import combat
+from bot.rules.hrft.imports import ships_from_file
+from bot.rules.hrft.model import Ship
+from bot.rules.hrft.requests import damage_spec
+from bot.rules.hrft.samples import SAMPLE_KEYS, sample_ship
+from bot.rules.hrft.state import BattleState, RosterCraft, add_ship
+
+MAX_ROSTER = 72  # 6 seats x 12 ships (MAX_SHIPS_PER_SEAT)
+
+BRING_IN = ActionSpec(type="bring_in", label="Bring in the campaign battle's craft", fields=[
+    InputField(name="roster", label="Craft (JSON list, built by /battle begin)", options=[])])
+ADD_DESIGN = ActionSpec(type="add_design", label="Upload designs for waiting craft", fields=[
+    InputField(name="filename", label="File name", options=[]),
+    InputField(name="content", label="File content", options=[])])
+
+
+def gm_actions(state: BattleState) -> list[ActionSpec]:
+    """The GM's actions now: setup -> bring_in, add_design; an open step -> damage."""
+    if state.finished or state.step in ("orders", "finished"):
+        return []
+    if state.step == "setup":
+        return [BRING_IN, ADD_DESIGN]
+    return [damage_spec(state)]
+
+
+def act(state: BattleState, action: dict[str, Any], dice: Dice) -> tuple[BattleState,
+                                                                          list[Event]]:
+    """Applies one GM action to a copy of ``state``; RulesError says what is allowed."""
+    kind = str(action.get("type", ""))
+    allowed = [spec.type for spec in gm_actions(state)]
+    if kind not in allowed:
+        # nothing is asked of the GM: a seat's action (ready, fire...) is not theirs
+        raise PermissionDenied(f"The GM cannot '{kind}' now. Allowed now: "
+                         f"{', '.join(allowed) or 'nothing (wait for an open step)'}.")
+    state = state.model_copy(deep=True)
+    if kind == "damage":
+        return state, [combat.manual_damage(state, GM_SEAT, action, dice)]
+    if kind == "bring_in":
+        return bring_in(state, parse_roster(action.get("roster")))
+    return add_design(state, str(action.get("filename", "")), str(action.get("content", "")))
+
+
+def parse_roster(raw: Any) -> list[RosterCraft]:
+    try:
+        data = json.loads(raw) if isinstance(raw, str) else raw
+        if not isinstance(data, list) or len(data) > MAX_ROSTER:
+            raise RulesError(f"The roster is a JSON list of at most {MAX_ROSTER} craft.")
+        return [RosterCraft.model_validate(item) for item in data]
+    except (json.JSONDecodeError, ValidationError) as exc:
+        raise RulesError(f"The roster is not a list of craft: {exc}") from None
+
+
+def sample_for(design: str) -> Ship | None:
+    """The sample design a craft names (by key or ship name, any case), if any."""
+    key = design.strip().lower()
+    return sample_ship(key) if key in SAMPLE_KEYS else None
+
+
+def _place(state: BattleState, entry: RosterCraft,
+           ship: Ship) -> tuple[BattleState, str, bool]:
+    """Adds ``ship`` as the craft: (state, line, True), or (state, why not, False)."""
+    try:
+        new = add_ship(state, entry.seat, ship, name=entry.craft)
+    except InvalidInput as exc:  # e.g. the side is full (MAX_SHIPS_PER_SEAT)
+        return state, str(exc), False
+    uid = new.ships_of(entry.seat)[-1].uid
+    return new, f"{entry.craft} ({ship.name}) for {new.seat_name(entry.seat)} as {uid}", True
+
+
+def bring_in(state: BattleState, entries: list[RosterCraft]) -> tuple[BattleState,
+                                                                      list[Event]]:
+    """H-D28: each craft naming a sample design joins under its owner's battle seat; the
+    rest wait in ``state.roster`` with the reason (the GM may upload designs later)."""
+    if state.linked:
+        raise RulesError("The campaign battle's craft were already brought in.")
+    seats = {s.number for s in state.seats}
+    added: list[str] = []
+    waiting: list[RosterCraft] = []
+    for entry in entries:
+        why = ""
+        ship = sample_for(entry.design) if entry.design else None
+        if entry.seat not in seats:
+            why = f"{entry.player or 'its player'} holds no seat in this battle"
+        elif not entry.design:
+            why = "it names no design"
+        elif ship is None:
+            why = (f"design '{entry.design}' not found: not a sample "
+                   f"({', '.join(SAMPLE_KEYS)}); the GM may upload it with /battle design")
+        else:
+            state, line, ok = _place(state, entry, ship)
+            if ok:
+                added.append(line)
+                continue
+            why = line
+        waiting.append(entry.model_copy(update={"why": why}))
+    state.linked, state.roster = True, waiting
+    return state, [_event(state, "From the campaign battle", added, waiting)]
+
+
+def add_design(state: BattleState, filename: str, content: str) -> tuple[BattleState,
+                                                                         list[Event]]:
+    """The GM uploads designs: every waiting craft that names one of them joins (H-D28)."""
+    ships = ships_from_file(filename, content)
+    found = {n.lower(): s for s in ships for n in (s.name, s.class_name) if n}
+    seats = {s.number for s in state.seats}
+    matching = [e for e in state.roster
+                if e.design and e.design.lower() in found and e.seat in seats]
+    if not matching:
+        names = ", ".join(s.name for s in ships)
+        wanted = sorted({e.design for e in state.roster if e.design and e.seat in seats})
+        raise RulesError(f"No craft waits for {names}. Designs waited for: "
+                         f"{', '.join(wanted) or 'none'}.")
+    added: list[str] = []
+    waiting: list[RosterCraft] = []
+    for entry in state.roster:
+        if entry not in matching:
+            waiting.append(entry)
+            continue
+        state, line, ok = _place(state, entry, found[(entry.design or "").lower()])
+        if ok:
+            added.append(line)
+        else:
+            waiting.append(entry.model_copy(update={"why": line}))
+    state.roster = waiting
+    return state, [_event(state, f"The GM uploads {filename}", added, waiting)]
+
+
+def _event(state: BattleState, head: str, added: list[str],
+           waiting: list[RosterCraft]) -> Event:
+    lines = [f"**{head}**: brought in " + ("; ".join(added) if added else "no craft") + "."]
+    lines += [f"Not brought in: {e.craft} ({e.why})" for e in waiting]
+    if waiting:
+        lines.append("Their players may add ships by hand (`/battle add`).")
+    return Event(audience=Audience.public(), kind="bring-in", text="\n".join(lines),
+                 data={"added": added, "waiting": [e.model_dump() for e in waiting]})
