@@ -232,6 +232,16 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     async def group_remove(self, interaction: discord.Interaction, name: str) -> None:
         await _edit(interaction, lambda s: gm.remove_group(s, name), f"group {name} removed.")
 
+    @group.command(name="tug", description="GM: name the group whose tug tows this one")
+    @app_commands.describe(name="The towed group",
+                           tug="The group with the tug; leave empty to clear (E-D29)")
+    @app_commands.autocomplete(name=gm_fleet_choices, tug=gm_fleet_choices)
+    async def group_tug(
+        self, interaction: discord.Interaction, name: str, tug: str | None = None
+    ) -> None:
+        done = f"{name} is towed by {tug}." if tug else f"{name} has no tug now."
+        await _edit(interaction, lambda s: gm.set_tug(s, name, tug), done)
+
     # ------------------------------------------------------------ GM edits: craft
 
     @craft.command(name="add", description="GM: add a craft to a group")

@@ -17,6 +17,7 @@ from bot.rules.ftcamp import RULESET, State, export_scenario, load_scenario
 from bot.rules.ftcamp.conflicts import battle_text
 from bot.rules.ftcamp.demo import demo_scenario
 from bot.rules.ftcamp.geometry import system_label
+from bot.rules.ftcamp.views import sector_view
 
 if TYPE_CHECKING:
     from bot.campaign import CampaignService
@@ -171,22 +172,12 @@ def check_picture_hex(state: State, hex_name: str) -> str:
 
 
 def sector_png(state: State, hex_name: str) -> bytes:
-    """The public orbit-sector picture of a contested hex: its placements as far as they
-    are public (picks and battle lists are public events; statics are public, E-D16)."""
+    """The public orbit-sector picture of a contested hex: every group placed there, as far
+    as it is public (picks and battle lists are public events; statics are public, E-D16)."""
     hex_name = check_picture_hex(state, hex_name)
-    layout = {g.name: g.sector for g in state.groups.values()
-              if g.static is not None and g.hex == hex_name and g.sector}
-    if state.run is not None and state.run.hex == hex_name:
-        layout.update(state.run.placements)
-    elif state.sector_hex == hex_name:
-        layout.update(state.sector_layout)
-    else:
-        for result in state.results:
-            if result.hex == hex_name:
-                for battle in result.battles:
-                    layout.update({bg.group: battle.sector for bg in battle.groups})
-    shown = state.model_copy(update={"sector_hex": hex_name, "sector_layout": layout})
-    return render_registry.render(NAME, "sector", RULESET.view(shown, None))
+    view = RULESET.view(state, None)
+    view["sector"] = sector_view(state, hex_name)
+    return render_registry.render(NAME, "sector", view)
 
 
 def hex_title(state: State, hex_name: str) -> str:

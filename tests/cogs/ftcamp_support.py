@@ -8,83 +8,32 @@ import discord
 import simcord
 
 from bot.client import AdmiraltyBot
+from bot.rules.ftcamp import export_scenario
+from bot.rules.ftcamp.build import craft, group, scenario
 from tests.cogs.simworld import World, custom_ids, last_dm
 
 SEED = 20261130  # the campaign's dice seed: the same rolls on every run
 
-TWO_PLAYERS = """
-[campaign]
-name = "Skirmish at 0202"
+def skirmish(players: int = 2) -> str:
+    """Vanguard and Raiders meet in 0202, Far Patrol waits in 0404; with three players the
+    allied Free Colonies (seats 1 and 3) add a Convoy carrying a diplomat (E-6: no EE)."""
+    groups = [
+        group("Vanguard", 1, "0202", craft("Resolute", 60, 4, armed=True, sensors=1),
+              craft("Valiant", 40, 4, armed=True)),
+        group("Raiders", 2, "0202", craft("Fang", 50, 6, armed=True),
+              craft("Claw", 50, 6, armed=True)),
+        group("Far Patrol", 2, "0404", craft("Spear", 30, 5, armed=True)),
+    ]
+    names = ["Terran Union", "Kravak Horde"]
+    if players == 3:
+        groups.append(group("Convoy", 3, "0202", craft("Ambassador", 30, 2), diplomat=True))
+        names.append("Free Colonies")
+    return export_scenario(scenario("Skirmish at 0202", (4, 4), names, groups,
+                                    alliances=[(1, 3)] if players == 3 else []))
 
-[map]
-columns = 4
-rows = 4
 
-[[players]]
-seat = 1
-name = "Terran Union"
-
-[[players]]
-seat = 2
-name = "Kravak Horde"
-
-[[groups]]
-name = "Vanguard"
-owner = 1
-hex = "0202"
-[[groups.craft]]
-name = "Resolute"
-mass = 60
-thrust = 4
-armed = true
-sensors = 1
-[[groups.craft]]
-name = "Valiant"
-mass = 40
-thrust = 4
-armed = true
-
-[[groups]]
-name = "Raiders"
-owner = 2
-hex = "0202"
-[[groups.craft]]
-name = "Fang"
-mass = 50
-thrust = 6
-armed = true
-[[groups.craft]]
-name = "Claw"
-mass = 50
-thrust = 6
-armed = true
-
-[[groups]]
-name = "Far Patrol"
-owner = 2
-hex = "0404"
-[[groups.craft]]
-name = "Spear"
-mass = 30
-thrust = 5
-armed = true
-"""
-
-# Seats 1 and 3 are allied; the Convoy carries a diplomat (E-6: no EE).
-THREE_PLAYERS = "alliances = [[1, 3]]\n" + TWO_PLAYERS.replace(
-    'name = "Kravak Horde"\n',
-    'name = "Kravak Horde"\n\n[[players]]\nseat = 3\nname = "Free Colonies"\n',
-) + """
-[[groups]]
-name = "Convoy"
-owner = 3
-hex = "0202"
-diplomat = true
-[[groups.craft]]
-name = "Ambassador"
-mass = 30
-thrust = 2
-"""
+TWO_PLAYERS = skirmish(2)
+THREE_PLAYERS = skirmish(3)
 
 SECRETS = ("Resolute", "Valiant", "Fang", "Claw", "Spear", "Ambassador",  # craft: E-D16
            "Long-range scans", "contact(s)", "class ",  # scans: E-4
@@ -127,6 +76,14 @@ async def choose(member: simcord.MemberActor, placeholder: str, value: str) -> N
 
 async def submit(member: simcord.MemberActor) -> simcord.InteractionResult:
     return await member.user.click(last_dm(member), label="Submit")
+
+
+async def give(member: simcord.MemberActor, *choices: tuple[str, str]
+               ) -> simcord.InteractionResult:
+    """Choose (placeholder, value) pairs in the member's DM panel, then submit."""
+    for placeholder, value in choices:
+        await choose(member, placeholder, value)
+    return await submit(member)
 
 
 async def open_with(w: World, scenario: str, players: tuple[str, ...]) -> None:

@@ -10,7 +10,7 @@ import pytest
 from bot.client import AdmiraltyBot
 from bot.rules.base import Ruleset
 from bot.rules.dice import ScriptedDice
-from bot.rules.ftcamp import load_scenario
+from bot.rules.ftcamp import build, export_scenario, load_scenario
 from tests.cogs.conftest import ROLL_DICE
 from tests.cogs.ftcamp_support import (
     TWO_PLAYERS,
@@ -143,3 +143,21 @@ async def test_group_and_craft_names_autocomplete_for_the_gm_only(world: World) 
     assert [c["value"] for c in craft] == ["Resolute", "Valiant"]
     hexes = await w.gm.autocomplete(w.chan, "ftcamp group move", "hex", "04")
     assert [c["value"] for c in hexes] == ["0404"]
+
+
+async def test_ed29_the_gm_names_and_clears_a_groups_tug(world: World) -> None:
+    w = world
+    state = load_scenario(TWO_PLAYERS)
+    state.groups["Tow"] = build.group("Tow", 2, "0404", build.craft("Mule", 40, 3, tug=100))
+    await open_with(w, export_scenario(state), ("alice", "bob"))
+    refused = await w.gm.slash(w.chan, "ftcamp group tug", name="Far Patrol", tug="Raiders")
+    assert refused.ephemeral and "Group Raiders has no craft with a tug rating" in (
+        refused.response.content)
+    named = await w.gm.slash(w.chan, "ftcamp group tug", name="Far Patrol", tug="Tow")
+    assert named.ephemeral and "Far Patrol is towed by Tow." in named.response.content
+    assert load_scenario(await export(w)).groups["Far Patrol"].tugged_by == "Tow"
+    cleared = await w.gm.slash(w.chan, "ftcamp group tug", name="Far Patrol")
+    assert "Far Patrol has no tug now." in cleared.response.content
+    assert load_scenario(await export(w)).groups["Far Patrol"].tugged_by is None
+    player = await w.bob.slash(w.chan, "ftcamp group tug", name="Far Patrol", tug="Tow")
+    assert player.ephemeral and "Only the GM" in player.response.content

@@ -18,6 +18,7 @@ from tests.cogs.ftcamp_support import (
     SeededBot,
     channel_text,
     choose,
+    give,
     open_with,
     pick,
     picker,
@@ -44,12 +45,9 @@ def assert_sealed(w: World) -> None:
 async def fleet_orders(w: World) -> None:
     """Every group holds: 0202 is contested (E-3, E-D7)."""
     assert "Fleet orders" in last_dm(w.alice).content
-    await choose(w.alice, "Vanguard (0202)", "hold")
-    await submit(w.alice)
+    await give(w.alice, ("Vanguard (0202)", "hold"))
     assert "Vanguard" not in channel_text(w)  # sealed until everyone is in (E-3)
-    await choose(w.bob, "Far Patrol (0404)", "hold")
-    await choose(w.bob, "Raiders (0202)", "hold")
-    await submit(w.bob)
+    await give(w.bob, ("Far Patrol (0404)", "hold"), ("Raiders (0202)", "hold"))
 
 
 async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world: World) -> None:
@@ -79,11 +77,9 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     assert "Raiders may split into at most 1 part(s) on SF (E-7); 2 given" in note.content
     assert len([t for t in texts(w.chan) if "bob's orders are in" in t]) == progress
     assert_sealed(w)  # the refusal revealed nothing
-    await choose(w.bob, "Raiders: parts", "all")
-    await submit(w.bob)
+    await give(w.bob, ("Raiders: parts", "all"))
     assert_sealed(w)
-    await choose(w.alice, "Vanguard: engage order", "EE")
-    await submit(w.alice)
+    await give(w.alice, ("Vanguard: engage order", "EE"))
 
     # E-10: ONE public message with every order and both dice of each roll.
     reveals = [t for t in texts(w.chan) if "Engage orders revealed, hex 0202" in t]
@@ -134,13 +130,9 @@ async def test_e6_e12_a_three_player_hex_with_an_alliance_and_a_diplomat(world: 
     w = world
     players = ("alice", "bob", "carol")
     await open_with(w, THREE_PLAYERS, players)
-    await choose(w.alice, "Vanguard (0202)", "hold")
-    await submit(w.alice)
-    await choose(w.bob, "Far Patrol (0404)", "hold")
-    await choose(w.bob, "Raiders (0202)", "hold")
-    await submit(w.bob)
-    await choose(w.carol, "Convoy (0202)", "hold")
-    await submit(w.carol)
+    await give(w.alice, ("Vanguard (0202)", "hold"))
+    await give(w.bob, ("Far Patrol (0404)", "hold"), ("Raiders (0202)", "hold"))
+    await give(w.carol, ("Convoy (0202)", "hold"))
     assert "Engage phase, hex 0202" in channel_text(w)
     for member in (w.alice, w.bob, w.carol):
         assert any("Long-range scans, hex 0202" in t for t in dm_texts(member))
@@ -154,13 +146,10 @@ async def test_e6_e12_a_three_player_hex_with_an_alliance_and_a_diplomat(world: 
                   if getattr(c, "placeholder", "") == "Convoy: engage order")
     assert [o.value for o in orders.options] == ["SF", "RT"]
 
-    await choose(w.bob, "Raiders: engage order", "EE")
-    await submit(w.bob)
-    await choose(w.alice, "Vanguard: engage order", "SF")
-    await submit(w.alice)
+    await give(w.bob, ("Raiders: engage order", "EE"))
+    await give(w.alice, ("Vanguard: engage order", "SF"))
     assert_sealed(w)
-    await choose(w.carol, "Convoy: engage order", "SF")
-    await submit(w.carol)
+    await give(w.carol, ("Convoy: engage order", "SF"))
 
     reveals = [t for t in texts(w.chan) if "Engage orders revealed, hex 0202" in t]
     assert len(reveals) == 1

@@ -9,7 +9,18 @@ from PIL import Image
 from bot.render import registry
 from bot.render.ftcamp_sector import render
 from bot.rules.ftcamp import RULESET
-from tests.rules.ftcamp.ftcamp_testkit import SYS, group, play_hex, static, world
+from bot.rules.ftcamp.views import placements, sector_view
+from cogs.ftcamp_read import sector_png
+from tests.rules.ftcamp.ftcamp_testkit import (
+    HEX,
+    SYS,
+    engage,
+    group,
+    picks,
+    play_hex,
+    static,
+    world,
+)
 
 
 def test_sector_picture_after_allocation() -> None:
@@ -37,3 +48,40 @@ def test_sector_picture_differs_with_placements() -> None:
     two = play_hex(group("A", 1, thrust=1), group("B", 2, thrust=2),
                    orders={"A": "SF", "B": "SF"}, where={"A": "A-1", "B": "D-8"})
     assert render(RULESET.view(one.state, None)) != render(RULESET.view(two.state, None))
+
+
+def two_hex_round():  # type: ignore[no-untyped-def]
+    """Hex SYS: a battle (A, B), an escape (C) and a static; then hex HEX: two groups that
+    stay apart. The picture of SYS is then a past one."""
+    out = play_hex(group("A", 1, hex_name=SYS, thrust=1), group("B", 2, hex_name=SYS, thrust=2),
+                   group("C", 2, hex_name=SYS, thrust=3), static("Fort", 1, "B-3", hex_name=SYS),
+                   group("D", 1, thrust=1), group("E", 2, thrust=2),
+                   orders={"A": "EE", "B": "SF", "C": "RT"},
+                   where={"A": "A-1", "B": "A-1", "C": "C-12"})
+    assert out.state.step == "engage" and out.state.run and out.state.run.hex == HEX
+    out = engage(out.state, {1: {"order:D": "SF"}, 2: {"order:E": "SF"}}, [1, 1, 1, 1])
+    return picks(out.state, ["A-1", "C-7"]).state
+
+
+def test_e11_ed16_a_past_hex_picture_shows_every_group_placed_there() -> None:
+    state = two_hex_round()
+    assert state.sector_hex == HEX and state.round == 2
+    placed = {p.group: p.sector for p in placements(state, SYS)}
+    # C escaped and fought nobody; it was placed all the same (E-11).
+    assert placed == {"A": "A-1", "B": "A-1", "C": "C-12", "Fort": "B-3"}
+    past = sector_view(state, SYS)
+    assert {p["group"]: p["owner"] for p in past["placements"]} == {"A": 1, "B": 2, "C": 2,
+                                                                    "Fort": 1}
+    # The public picture and a player's are the same: every pick was a public event.
+    view = RULESET.view(state, None)
+    view["sector"] = past
+    assert sector_png(state, SYS) == render(view)
+    assert render(view) != render({**view, "sector": {**past, "placements": [
+        p for p in past["placements"] if p["group"] != "C"]}})
+
+
+def test_ed15_a_spent_decoy_group_keeps_its_owner_in_the_picture() -> None:
+    state = two_hex_round()
+    result = next(r for r in state.results if r.hex == SYS)
+    result.placed[2].group = "Gone"  # as if C had been a decoy group, spent after the hex
+    assert {p["group"]: p["owner"] for p in sector_view(state, SYS)["placements"]}["Gone"] == 2

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from bot.rules.base import Dice
-from bot.rules.ftcamp.core import crippled_craft, is_armed, static_value
-from bot.rules.ftcamp.model import Battle, BattleGroup, Group, HexResult, HexRun, State
+from bot.rules.ftcamp.core import crippled_craft, forget_group, is_armed, static_value
+from bot.rules.ftcamp.model import (
+    Battle,
+    BattleGroup,
+    Group,
+    HexResult,
+    HexRun,
+    Placed,
+    State,
+)
 from bot.rules.ftcamp.scan import groups_in
 
 
@@ -53,12 +61,19 @@ def _open_battle(state: State, run: HexRun, sector: str, rule: str,
         if g.static is not None:
             role, flags = "static", []
         elif run.choices[g.name].follows:
-            role, flags = "supporting", []
+            role = _follower_role(g, run)
+            # a tugged group shares its tug's fate (a chase flag); supporters keep none
+            flags = role_of.get(g.name, ("", []))[1] if role == "tugged" else []
         else:
             role, flags = role_of.get(g.name, ("drawn in", []))
         battle.groups.append(_entry(state, run, g, role, flags))
     run.result.battles.append(battle)
     return battle
+
+
+def _follower_role(g: Group, run: HexRun) -> str:
+    """A group that goes with its tug is "tugged"; other followers are "supporting" (E-D29)."""
+    return "tugged" if g.tugged_by == run.choices[g.name].follows else "supporting"
 
 
 def _sectors(run: HexRun) -> list[str]:
@@ -132,7 +147,9 @@ def _join(state: State, run: HexRun, name: str, battle: Battle, role: str,
     run.placements[name] = battle.sector
     for other, choice in sorted(run.choices.items()):
         if choice.follows == name and not _settled(run, other):
-            battle.groups.append(_entry(state, run, state.groups[other], "supporting", flags))
+            follower = state.groups[other]
+            battle.groups.append(_entry(state, run, follower, _follower_role(follower, run),
+                                        flags))
             run.placements[other] = battle.sector
 
 
@@ -214,6 +231,10 @@ def finalize(state: State, run: HexRun, dice: Dice) -> HexResult:
     for name, sector in run.placements.items():
         state.groups[name].sector = sector
     state.sector_layout = dict(run.placements)  # reserves moved: the picture shows them
+    # Every group placed in the hex, kept for its picture after later hexes (decoys vanish).
+    result.placed = [Placed(group=n, sector=s, owner=state.groups[n].owner,
+                            static=state.groups[n].static is not None)
+                     for n, s in sorted(run.placements.items())]
     _spend_decoys(state, run.hex)
     return result
 
@@ -224,7 +245,7 @@ def _spend_decoys(state: State, hex_name: str) -> None:
             continue
         g.craft = [c for c in g.craft if not c.is_decoy]
         if not g.craft:
-            del state.groups[g.name]
+            forget_group(state, g.name)
 
 
 def battle_text(state: State, result: HexResult) -> str:

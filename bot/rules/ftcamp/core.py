@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.errors import InvalidInput
-from bot.rules.ftcamp.model import Group, State
+from bot.rules.ftcamp.model import Craft, Group, State
 
 GROUP_SIZES: tuple[str, ...] = ("Task Force", "Combat Group", "Battle Group", "War Group", "Armada")
 DEFAULT_SIZE_LIMITS: tuple[int, ...] = (3, 6, 10, 15)
@@ -66,11 +66,37 @@ def real_craft_count(group: Group) -> int:
     return sum(1 for c in group.craft if not c.is_decoy)
 
 
+def tug_group(state: State, group: Group) -> Group | None:
+    """The group holding ``group``'s tug, when it is in the same hex with a working tug craft;
+    None when the group is not tugged or its tug is destroyed, crippled or elsewhere (E-D29)."""
+    if group.tugged_by is None:
+        return None
+    tug = state.groups.get(group.tugged_by)
+    if tug is None or tug.hex != group.hex:
+        return None
+    if not any(_tows(c) for c in tug.craft):
+        return None
+    return tug
+
+
+def _tows(c: Craft) -> bool:
+    """A tug craft that can take others out: not a decoy, FTL working (seed 5.3.2)."""
+    return c.tug > 0 and not c.is_decoy and not c.crippled
+
+
+def towed_by_other(state: State, group: Group) -> Group | None:
+    """The tug's group when the tug is present and in ANOTHER group (seed 3.1.2): only then
+    does the tugged group go where its tug goes (E-D29)."""
+    tug = tug_group(state, group)
+    return tug if tug is not None and tug.name != group.name else None
+
+
 def min_thrust(state: State, group: Group) -> int:
     """The group's minimum main-drive thrust, 0 when a drive is out; a tugged group uses the
-    tug's thrust (E-9)."""
-    if group.tugged_by and group.tugged_by in state.groups:
-        tugs = [c for c in state.groups[group.tugged_by].craft if c.tug > 0 and c.drive]
+    thrust of its tug when the tug is with it (E-9, E-D29)."""
+    tug = towed_by_other(state, group)
+    if tug is not None:
+        tugs = [c for c in tug.craft if _tows(c) and c.drive]
         return max((c.thrust for c in tugs), default=0)
     if not group.craft:
         return 0
@@ -88,6 +114,20 @@ def is_armed(group: Group) -> bool:
 
 def crippled_craft(group: Group) -> list[str]:
     return [c.name for c in group.craft if c.crippled and not c.is_decoy]
+
+
+def stranded(state: State, group: Group) -> bool:
+    """FTL-crippled craft and no tug with the group: it cannot leave the hex (E-D4). A group
+    whose tug is destroyed or elsewhere is crippled again (E-D29)."""
+    return bool(crippled_craft(group)) and tug_group(state, group) is None
+
+
+def forget_group(state: State, name: str) -> None:
+    """Remove a group; groups it tugged lose their tug (E-D29) so the state stays loadable."""
+    del state.groups[name]
+    for g in state.groups.values():
+        if g.tugged_by == name:
+            g.tugged_by = None
 
 
 def parts_cap(order: str, non_decoy: int, total: int,

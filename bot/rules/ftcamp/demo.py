@@ -1,259 +1,57 @@
-"""The built-in demo scenario (a copy of examples/ftcamp/example.toml, checked by a test)."""
+"""The built-in demo scenario: the forces of examples/ftcamp/example.toml written with the
+builder (a test checks that the two agree)."""
 
 from __future__ import annotations
 
-from bot.rules.ftcamp.model import Craft, Group, Player
-from bot.rules.ftcamp.scenario import export_scenario, load_scenario
+from bot.rules.ftcamp.build import craft, group, scenario, static, system
+from bot.rules.ftcamp.model import Craft, Group, Player, State
+from bot.rules.ftcamp.scenario import export_scenario
 
-DEMO_TOML = """\
-# FTCamp example scenario (docs/rules/ftcamp.md, "Scenario files").
-# Three players; seats 1 and 3 are allied. With every group on `hold` the first round has
-# three contested hexes: 0304 (Tau Ceti), 0505 (deep space) and 0602 (Barnard).
 
-# Alliances are pairs of seats (E-12); top-level keys must come before the first [table].
-alliances = [[1, 3]]
-
-[campaign]
-name = "Example: the Tau Ceti border"
-round = 1
-
-[rules]
-signature_limits = [20, 40, 80, 160]   # E-4 signature classes 1..4 by MASS, 5 above
-group_sizes = [3, 6, 10, 15]           # E-8 upper bounds: Task Force .. War Group, Armada above
-missing_engage_order = "SF"            # E-10 default at the deadline
-
-[map]
-columns = 8
-rows = 6
-
-[[map.systems]]
-hex = "0304"
-name = "Tau Ceti"
-system_sector = "A-2"                  # E-1: the local government
-
-[[map.systems]]
-hex = "0602"
-name = "Barnard"
-system_sector = "B-4"
-
-[[players]]
-seat = 1
-name = "Terran Union"
-
-[[players]]
-seat = 2
-name = "Kravak Horde"
-
-[[players]]
-seat = 3
-name = "Free Colonies"
-
-# --- groups: order = "move 0305" | "hold" | "hold-special maintain|tug|other" |
-#     "maintain-orbit" | "support <group>" | "patrol"
-[[groups]]
-name = "Home Guard"
-owner = 1
-hex = "0304"
-sector = "A-2"
-order = "maintain-orbit"
-[[groups.craft]]
-name = "Bastion"
-mass = 60
-thrust = 4
-armed = true
-sensors = 2
-[[groups.craft]]
-name = "Rampart"
-mass = 40
-thrust = 4
-armed = true
-
-[[groups]]
-name = "Raiders"
-owner = 2
-hex = "0304"
-sector = "C-7"
-[[groups.craft]]
-name = "Fang"
-mass = 50
-thrust = 6
-armed = true
-decoys = 2
-[[groups.craft]]
-name = "Claw"
-mass = 50
-thrust = 6
-armed = true
-weasel = 2
-[[groups.craft]]
-name = "Shade"
-mass = 30
-thrust = 6
-armed = true
-stealth = 2
-
-[[groups]]
-name = "Vanguard"
-owner = 1
-hex = "0505"
-[[groups.craft]]
-name = "Resolute"
-mass = 90
-thrust = 4
-armed = true
-sensors = 1
-[[groups.craft]]
-name = "Valiant"
-mass = 60
-thrust = 4
-armed = true
-[[groups.craft]]
-name = "Vigilant"
-mass = 60
-thrust = 4
-armed = true
-[[groups.craft]]
-name = "Swift"
-mass = 24
-thrust = 6
-armed = true
-ecm = true
-[[groups.craft]]
-name = "Keen"
-mass = 24
-thrust = 6
-armed = true
-
-[[groups]]
-name = "Hunters"
-owner = 2
-hex = "0505"
-sector = "D-3"
-[[groups.craft]]
-name = "Talon"
-mass = 70
-thrust = 5
-armed = true
-[[groups.craft]]
-name = "Gash"
-mass = 70
-thrust = 5
-armed = true
-ftl = "crippled"
-[[groups.craft]]
-name = "Rend"
-mass = 40
-thrust = 6
-armed = true
-[[groups.craft]]
-name = "Maw"
-mass = 40
-thrust = 6
-armed = true
-
-[[groups]]
-name = "Convoy"
-owner = 3
-hex = "0505"
-diplomat = true
-[[groups.craft]]
-name = "Ambassador"
-mass = 30
-thrust = 2
-
-[[groups]]
-name = "Pickets"
-owner = 2
-hex = "0602"
-order = "patrol"
-[[groups.craft]]
-name = "Scout One"
-mass = 20
-thrust = 6
-armed = true
-sensors = 2
-
-[[groups]]
-name = "Reserve Wing"
-owner = 2
-hex = "0702"
-order = "patrol"
-[[groups.craft]]
-name = "Spear"
-mass = 45
-thrust = 5
-armed = true
-
-[[groups]]
-name = "Strike"
-owner = 3
-hex = "0602"
-[[groups.craft]]
-name = "Lance"
-mass = 40
-thrust = 5
-armed = true
-[[groups.craft]]
-name = "Pike"
-mass = 40
-thrust = 5
-armed = true
-
-[[groups]]
-name = "Survey"
-owner = 1
-hex = "0602"
-lost = true
-[[groups.craft]]
-name = "Pathfinder"
-mass = 16
-thrust = 4
-sensors = 3
-
-# --- statics sit in a fixed orbit-sector (E-2); kind = "military" | "civilian"
-[[statics]]
-name = "Tau Ceti Station"
-owner = 1
-hex = "0304"
-sector = "A-2"
-kind = "military"
-[[statics.craft]]
-name = "Fort Hope"
-mass = 200
-armed = true
-command = true
-
-[[statics]]
-name = "Tau Ceti Docks"
-owner = 1
-hex = "0304"
-sector = "B-1"
-kind = "civilian"
-show_civilian = true
-[[statics.craft]]
-name = "Yard"
-mass = 120
-
-[[statics]]
-name = "Barnard Outpost"
-owner = 2
-hex = "0602"
-sector = "B-4"
-kind = "military"
-[[statics.craft]]
-name = "Spire"
-mass = 100
-armed = true
-command = true
-"""
+def demo_state() -> State:
+    """Three players, seats 1 and 3 allied; with every group on `hold` the first round has
+    three contested hexes: 0304 (Tau Ceti), 0505 (deep space) and 0602 (Barnard)."""
+    groups = [
+        group("Home Guard", 1, "0304",
+              craft("Bastion", 60, 4, armed=True, sensors=2),
+              craft("Rampart", 40, 4, armed=True),
+              sector="A-2", order="maintain-orbit"),
+        group("Raiders", 2, "0304",
+              craft("Fang", 50, 6, armed=True, decoys=2),
+              craft("Claw", 50, 6, armed=True, weasel=2),
+              craft("Shade", 30, 6, armed=True, stealth=2), sector="C-7"),
+        group("Vanguard", 1, "0505",
+              craft("Resolute", 90, 4, armed=True, sensors=1),
+              craft("Valiant", 60, 4, armed=True), craft("Vigilant", 60, 4, armed=True),
+              craft("Swift", 24, 6, armed=True, ecm=True), craft("Keen", 24, 6, armed=True)),
+        group("Hunters", 2, "0505",
+              craft("Talon", 70, 5, armed=True), craft("Gash", 70, 5, armed=True, ftl="crippled"),
+              craft("Rend", 40, 6, armed=True), craft("Maw", 40, 6, armed=True), sector="D-3"),
+        group("Convoy", 3, "0505", craft("Ambassador", 30, 2), diplomat=True),
+        group("Pickets", 2, "0602", craft("Scout One", 20, 6, armed=True, sensors=2),
+              order="patrol"),
+        group("Reserve Wing", 2, "0702", craft("Spear", 45, 5, armed=True), order="patrol"),
+        group("Strike", 3, "0602", craft("Lance", 40, 5, armed=True),
+              craft("Pike", 40, 5, armed=True)),
+        group("Survey", 1, "0602", craft("Pathfinder", 16, 4, sensors=3), lost=True),
+        static("Tau Ceti Station", 1, "0304", "A-2",
+               craft("Fort Hope", 200, armed=True, command=True)),
+        static("Tau Ceti Docks", 1, "0304", "B-1", craft("Yard", 120), kind="civilian",
+               show_civilian=True),
+        static("Barnard Outpost", 2, "0602", "B-4",
+               craft("Spire", 100, armed=True, command=True)),
+    ]
+    return scenario("Example: the Tau Ceti border", (8, 6),
+                    ["Terran Union", "Kravak Horde", "Free Colonies"], groups,
+                    systems=[system("0304", "Tau Ceti", "A-2"),
+                             system("0602", "Barnard", "B-4")],
+                    alliances=[(1, 3)])
 
 
 def demo_scenario(seats: int) -> str:
-    """The demo for 3 seats; with 2 the Free Colonies leave, with more each extra seat gets a
-    lone scout far from the fighting."""
-    if seats == 3:
-        return DEMO_TOML
-    state = load_scenario(DEMO_TOML)
+    """The demo as a scenario file for 3 seats; with 2 the Free Colonies leave, with more
+    each extra seat gets a lone scout far from the fighting."""
+    state = demo_state()
     if seats < 3:
         state.players = [p for p in state.players if p.seat <= seats]
         state.groups = {n: g for n, g in state.groups.items() if g.owner <= seats}

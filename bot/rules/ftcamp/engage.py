@@ -10,6 +10,7 @@ from bot.rules.ftcamp.core import (
     min_thrust,
     parts_cap,
     subdivision_bonus,
+    towed_by_other,
 )
 from bot.rules.ftcamp.model import Choice, FleetOrder, Group, HexRun, Roll, State
 from bot.rules.ftcamp.scan import groups_in
@@ -37,6 +38,13 @@ def ordered_groups(state: State, hex_name: str, seat: int | None = None) -> list
     return [g for g in groups_in(state, hex_name)
             if g.static is None and supported_root(state, g, hex_name) is None
             and (seat is None or g.owner == seat)]
+
+
+def tug_follows(state: State, tug: Group, g: Group) -> bool:
+    """The tug's group supports ``g`` (directly or along a chain): it takes g's order, so a
+    retreat of g takes the tug along (seed 3.1.2, E-D29)."""
+    root = supported_root(state, tug, g.hex)
+    return root is not None and root.name == g.name
 
 
 def _refuse(order: str, g: Group, reason: str) -> RulesError:
@@ -86,7 +94,13 @@ def check_choice(state: State, g: Group, value: str, split: str | None = None) -
     if order == "RT":
         if hold and not drop:
             raise _refuse(order, g, f"is on hold-special {task}; choose RT+drop to abandon it")
-        abandon = bool(crippled)  # E-6: retreating means leaving crippled craft behind
+        tug = towed_by_other(state, g)
+        if tug is not None and not tug_follows(state, tug, g):
+            raise RulesError(f"Retreat is not allowed: group {g.name} is tugged by {tug.name} "
+                             f"and cannot retreat without its tug; order RT for {tug.name} and "
+                             f"{g.name} goes with it (E-6, E-D29).")
+        # E-6: retreating means leaving crippled craft behind, unless the tug carries them
+        abandon = bool(crippled) and tug is None
     elif order == "EE":
         if g.diplomat:
             raise _refuse(order, g, "carries a diplomat")
@@ -167,14 +181,19 @@ def confirm_text(state: State, groups: list[Group]) -> str:
     lines = []
     for g in groups:
         crippled = crippled_craft(g)
-        if crippled:
+        tug = towed_by_other(state, g)
+        if tug is not None:
+            lines.append(f"{g.name} is tugged by {tug.name}: it retreats only with its tug and "
+                         "then goes with it, crippled craft included (E-D29).")
+        elif crippled:
             lines.append(f"{g.name}: RT abandons {', '.join(crippled)} (lost with crew, E-6); "
                          "EE keeps the group in its orbit-sector unless you choose +abandon.")
     return "\n".join(lines)
 
 
 def follow_choices(state: State, run: HexRun) -> None:
-    """Supporters take the order of the group they support, without split (E-5, E-D24)."""
+    """Supporters take the order of the group they support, without split (E-5, E-D24);
+    then tugged groups go with their tugs (E-D29)."""
     for g in groups_in(state, run.hex):
         root = supported_root(state, g, run.hex) if g.static is None else None
         if root is None:
@@ -182,6 +201,56 @@ def follow_choices(state: State, run: HexRun) -> None:
         order = run.choices[root.name].order if root.name in run.choices else "SF"
         run.choices[g.name] = Choice(order=order, parts=[[c.name for c in g.craft]],
                                      follows=root.name)
+    carry_tugged(state, run)
+
+
+def _leads_to(run: HexRun, start: str, target: str) -> bool:
+    seen: set[str] = set()
+    cur: str | None = start
+    while cur is not None and cur not in seen:
+        if cur == target:
+            return True
+        seen.add(cur)
+        choice = run.choices.get(cur)
+        cur = choice.follows if choice else None
+    return False
+
+
+def _chain_order(run: HexRun, name: str) -> str:
+    """The order at the end of a follow chain; a static there means SF (E-D24)."""
+    seen: set[str] = set()
+    cur = name
+    while True:
+        choice = run.choices.get(cur)
+        if choice is None:
+            return "SF"
+        if choice.follows is None or cur in seen:
+            return choice.order
+        seen.add(cur)
+        cur = choice.follows
+
+
+def carry_tugged(state: State, run: HexRun) -> None:
+    """A group whose tug is in another group of the hex goes with a retreating tug: RT, no
+    roll, placed with the tug, nothing abandoned. It never retreats without the tug: a
+    supporter led away by a retreat stays with its tug instead (seed 3.1.2, E-D29)."""
+    changed = True
+    while changed:  # each group is re-pointed at most once, so this ends
+        changed = False
+        for g in groups_in(state, run.hex):
+            tug = towed_by_other(state, g)
+            mine = run.choices.get(g.name)
+            if tug is None or mine is None or g.static is not None:
+                continue
+            if mine.follows == tug.name or _leads_to(run, tug.name, g.name):
+                continue  # already with the tug, or the tug follows this group
+            if "RT" in (_chain_order(run, tug.name), _chain_order(run, g.name)):
+                run.choices[g.name] = Choice(order="SF", follows=tug.name,
+                                             parts=[[c.name for c in g.craft]])
+                changed = True
+    for name, choice in run.choices.items():
+        if choice.follows:  # followers take the order their chain ends in
+            choice.order = _chain_order(run, name)  # type: ignore[assignment]
 
 
 def roll_all(state: State, run: HexRun, dice: Dice) -> list[str]:
@@ -191,7 +260,8 @@ def roll_all(state: State, run: HexRun, dice: Dice) -> list[str]:
         g, choice = state.groups[name], run.choices[name]
         owner = state.player_name(g.owner)
         if choice.follows:
-            lines.append(f"- {name} ({owner}): supports {choice.follows} ({choice.order})")
+            how = "goes with its tug" if g.tugged_by == choice.follows else "supports"
+            lines.append(f"- {name} ({owner}): {how} {choice.follows} ({choice.order})")
             continue
         if choice.abandoned:
             g.craft = [c for c in g.craft if c.name not in choice.abandoned]

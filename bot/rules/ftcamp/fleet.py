@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.errors import RulesError
 from bot.rules.base import Option
 from bot.rules.ftcamp import geometry as geo
-from bot.rules.ftcamp.core import crippled_craft
+from bot.rules.ftcamp.core import stranded
 from bot.rules.ftcamp.model import HOLD_TASKS, FleetOrder, Group, State
 from bot.rules.ftcamp.scenario import parse_fleet_order
 
@@ -22,14 +22,9 @@ def has_command(state: State, seat: int) -> bool:
     return any(c.command for g in state.groups.values() if g.owner == seat for c in g.craft)
 
 
-def _stuck(g: Group) -> bool:
-    """FTL-crippled craft cannot leave the hex unless tugged (E-D4)."""
-    return bool(crippled_craft(g)) and g.tugged_by is None
-
-
 def legal_orders(state: State, g: Group) -> list[str]:
     """Every legal fleet order for the group, as order texts (at most 25)."""
-    moves = [] if _stuck(g) else [f"move {h}" for h in geo.neighbours(state.map, g.hex)]
+    moves = [] if stranded(state, g) else [f"move {h}" for h in geo.neighbours(state.map, g.hex)]
     if g.must_leave == g.hex and moves:
         return moves  # E-13: an escaped group must move away
     out = moves + ["hold"] + [f"hold-special {t}" for t in HOLD_TASKS]
@@ -56,11 +51,16 @@ def check_order(state: State, g: Group, text: str) -> FleetOrder:
     parsed = parse_fleet_order(text)
     if isinstance(parsed, str):
         raise RulesError(f"Group {g.name}: {parsed}.")
-    if g.must_leave == g.hex and parsed.kind != "move" and not _stuck(g):
+    stuck = stranded(state, g)
+    if g.must_leave == g.hex and parsed.kind != "move" and not stuck:
         raise RulesError(f"Group {g.name} escaped from {g.hex} and must move away this round "
                          "(E-13).")
     if parsed.kind == "move":
-        if _stuck(g):
+        if stuck and g.tugged_by is not None:
+            raise RulesError(f"Group {g.name} has FTL-crippled craft and its tug "
+                             f"{g.tugged_by} is not with it in hex {g.hex}; it cannot leave "
+                             "the hex (E-D4, E-D29).")
+        if stuck:
             raise RulesError(f"Group {g.name} has FTL-crippled craft and no tug; it cannot "
                              "leave the hex (E-2, E-D4).")
         if parsed.target not in geo.neighbours(state.map, g.hex):
@@ -83,7 +83,7 @@ def _destination(state: State, orders: dict[str, FleetOrder], name: str, seen: s
     """Where a group ends up; a supporter follows its supported group (E-D9)."""
     g = state.groups[name]
     order = orders.get(name, g.order)
-    if _stuck(g) or g.static is not None:
+    if stranded(state, g) or g.static is not None:
         return g.hex
     if order.kind == "move":
         return order.target

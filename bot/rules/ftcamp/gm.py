@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.errors import InvalidInput, InvalidState, NotFound
 from bot.rules.ftcamp import geometry as geo
+from bot.rules.ftcamp.core import forget_group
 from bot.rules.ftcamp.model import Craft, Group, State
 from bot.rules.ftcamp.scenario import NAME_LIMIT
 
@@ -88,9 +89,10 @@ def move_group(state: State, name: str, hex_name: str, sector: str | None = None
 
 
 def remove_group(state: State, name: str) -> State:
+    """Remove a group (destroyed, say); groups it tugged lose their tug (E-D29)."""
     _group(state, name)
     new = _copy(state)
-    del new.groups[name]
+    forget_group(new, name)
     return new
 
 
@@ -146,4 +148,20 @@ def set_flags(state: State, group: str, lost: bool | None = None,
         new.groups[group].lost = lost
     if diplomat is not None:
         new.groups[group].diplomat = diplomat
+    return new
+
+
+def set_tug(state: State, group: str, tug: str | None) -> State:
+    """Name the group whose tug tows ``group`` (itself allowed: a tug inside the group), or
+    None to clear it; recovery of crippled groups is the GM's (E-D29)."""
+    g = _group(state, group)
+    if g.static is not None:
+        raise InvalidInput(f"{group} is a static; tugs of statics are the GM's to play (E-2).")
+    if tug is not None:
+        t = _group(state, tug)
+        if not any(c.tug > 0 and not c.is_decoy and not c.crippled for c in t.craft):
+            raise InvalidInput(f"Group {tug} has no craft with a tug rating and a working FTL "
+                               f"drive; it cannot tow {group} (E-D29).")
+    new = _copy(state)
+    new.groups[group].tugged_by = tug
     return new

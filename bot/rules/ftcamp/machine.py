@@ -39,7 +39,9 @@ of orbit-sectors lowest engage value first, then conflicts and the battle list."
 class FTCampOptions(BaseModel):
     """Campaign options: the scenario TOML (map, players, groups, statics, orders in force)."""
 
-    scenario: str = Field(default="", description="scenario TOML text; empty = built-in demo")
+    # Secret: the file holds every player's forces, decoys and stealth (P-11).
+    scenario: str = Field(default="", description="scenario TOML text; empty = built-in demo",
+                          json_schema_extra={"secret": True})
     rounds: int = Field(default=0, ge=0, le=1000,
                         description="end the campaign after this many rounds; 0 = no limit")
 

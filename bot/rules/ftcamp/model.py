@@ -33,6 +33,7 @@ class Craft(BaseModel):
     command: bool = False
     damage: int = 0
     decoy_class: int | None = None
+    design: str | None = None  # an HRFT design to bring into a battle (H-D28)
 
     @property
     def crippled(self) -> bool:
@@ -133,8 +134,18 @@ class Battle(BaseModel):
         return f"{self.hex}/{self.sector}"
 
 
+class Placed(BaseModel):
+    """Where a group stood in a hex's orbit-sectors when its battle list was made; every
+    pick is a public event, so this is public (E-11, E-D16)."""
+
+    group: str
+    sector: str
+    owner: int
+    static: bool = False
+
+
 class HexResult(BaseModel):
-    """The battle list of one contested hex (E-13)."""
+    """The battle list of one contested hex (E-13) and the groups' final orbit-sectors."""
 
     round: int
     hex: str
@@ -144,6 +155,7 @@ class HexResult(BaseModel):
     unengaged: list[str] = Field(default_factory=list)
     statics: list[str] = Field(default_factory=list)
     exposed: list[str] = Field(default_factory=list)
+    placed: list[Placed] = Field(default_factory=list)
 
 
 class HexRun(BaseModel):

@@ -101,7 +101,7 @@ def parse_fleet_order(text: str) -> FleetOrder | str:
 
 
 def _craft(ck: _Checker, data: dict[str, Any], loc: str) -> Craft:
-    allowed = {"name", "mass", "ftl", "decoy_class", *_CRAFT_INTS, *_CRAFT_BOOLS}
+    allowed = {"name", "mass", "ftl", "decoy_class", "design", *_CRAFT_INTS, *_CRAFT_BOOLS}
     ck.unknown(data, allowed, loc)
     ftl = data.get("ftl", "working")
     if ftl not in ("working", "crippled"):
@@ -116,8 +116,10 @@ def _craft(ck: _Checker, data: dict[str, Any], loc: str) -> Craft:
     if ints["weasel_on"] > ints["weasel"]:
         ck.bad(f"{loc}.weasel_on", "must not exceed weasel")
     mass = ck.integer(data, "mass", loc, positive=decoy is None, default=0 if decoy else None)
+    # the HRFT design the craft flies as, when a battle of it is fought in HRFT (H-D28)
+    design = ck.string(data, "design", loc, limit=NAME_LIMIT) if "design" in data else None
     return Craft(name=ck.string(data, "name", loc, limit=NAME_LIMIT), mass=mass, ftl=ftl,
-                 decoy_class=decoy, **ints, **bools)
+                 decoy_class=decoy, design=design or None, **ints, **bools)
 
 
 def _group(ck: _Checker, data: dict[str, Any], loc: str, static: bool) -> Group:
@@ -326,7 +328,7 @@ def _v(value: Any) -> str:
 def _craft_lines(prefix: str, c: Craft) -> list[str]:
     lines = [f"[[{prefix}.craft]]", f"name = {_s(c.name)}", f"mass = {c.mass}"]
     default = Craft(name="", mass=1)
-    for key in (*_CRAFT_INTS, *_CRAFT_BOOLS, "ftl", "decoy_class"):
+    for key in (*_CRAFT_INTS, *_CRAFT_BOOLS, "ftl", "decoy_class", "design"):
         value = getattr(c, key)
         if value != getattr(default, key):
             lines.append(f"{key} = {_v(value)}")

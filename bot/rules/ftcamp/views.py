@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.rules.ftcamp import geometry as geo
 from bot.rules.ftcamp.core import group_size, real_craft_count
-from bot.rules.ftcamp.model import Group, State
+from bot.rules.ftcamp.model import Group, Placed, State
 from bot.rules.ftcamp.scan import contacts
 
 
@@ -32,23 +32,46 @@ def _group_view(state: State, viewer: int | None, g: Group) -> dict[str, Any]:
     return out
 
 
+def placements(state: State, hex_name: str) -> list[Placed]:
+    """The public orbit-sector placements of a hex: the allocation running there, else the
+    latest battle list of the hex (every group placed, E-11), else its statics."""
+    running = state.run is not None and state.run.hex == hex_name
+    if not running:
+        for result in reversed(state.results):
+            if result.hex == hex_name and result.placed:
+                return list(result.placed)
+    layout = {g.name: g.sector for g in state.groups.values()
+              if g.static is not None and g.hex == hex_name and g.sector}
+    if state.run is not None and running:
+        layout.update(state.run.placements)
+    elif state.sector_hex == hex_name:
+        layout.update(state.sector_layout)
+    else:  # a battle list stored before placements were kept: its battles only
+        for result in state.results:
+            if result.hex == hex_name:
+                for b in result.battles:
+                    layout.update({bg.group: b.sector for bg in b.groups})
+    return [Placed(group=n, sector=s, owner=state.groups[n].owner if n in state.groups else 0,
+                   static=bool(n in state.groups and state.groups[n].static))
+            for n, s in sorted(layout.items())]
+
+
+def sector_view(state: State, hex_name: str) -> dict[str, Any]:
+    """A contested hex's orbits and its placements, the same for every viewer (E-D16)."""
+    return {
+        "hex": hex_name, "label": geo.system_label(state.map, hex_name),
+        "system_sector": geo.system_at(state.map, hex_name),
+        "orbits": [list(o) for o in geo.orbits(state.map, hex_name)],
+        "placements": [p.model_dump() for p in placements(state, hex_name)],
+    }
+
+
 def view_of(state: State, viewer: int | None) -> dict[str, Any]:
     """A JSON-able view for one seat (None = the public) for status and pictures."""
     groups = [_group_view(state, viewer, g) for g in sorted(state.groups.values(),
                                                             key=lambda x: x.name)
               if visible(state, viewer, g)]
-    sector = None
-    if state.sector_hex:
-        hx = state.sector_hex
-        sector = {
-            "hex": hx, "label": geo.system_label(state.map, hx),
-            "system_sector": geo.system_at(state.map, hx),
-            "orbits": [list(o) for o in geo.orbits(state.map, hx)],
-            "placements": [{"group": n, "sector": s,
-                            "owner": state.groups[n].owner if n in state.groups else 0,
-                            "static": bool(n in state.groups and state.groups[n].static)}
-                           for n, s in sorted(state.sector_layout.items())],
-        }
+    sector = sector_view(state, state.sector_hex) if state.sector_hex else None
     return {
         "ruleset": "ftcamp", "viewer": viewer, "round": state.round, "step": state.step,
         "name": state.name,

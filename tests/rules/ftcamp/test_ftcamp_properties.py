@@ -43,6 +43,10 @@ def hexes(draw: Any) -> State:
         groups.append(Group(name=f"G{i}", owner=owner, hex=where, craft=crafts, order=order,
                             lost=draw(st.booleans()), diplomat=draw(st.booleans()),
                             sector=draw(st.sampled_from([None, "A-1", "C-3"]))))
+    if len(groups) > 1 and draw(st.booleans()):  # a tug in another group (E-D29)
+        towed, tug = draw(st.permutations(groups))[:2]
+        tug.craft[0].tug = 50
+        towed.tugged_by = tug.name
     for i in range(draw(st.integers(0, 2))):
         groups.append(Group(name=f"S{i}", owner=draw(st.integers(1, players)), hex=where,
                             sector=draw(st.sampled_from(["A-1", "B-2", "C-3"])),
@@ -107,6 +111,11 @@ def test_battle_list_places_every_group_exactly_once(start: State, seed: int) ->
                    set(result.unengaged)]
         seen = [n for b in buckets for n in b]
         assert sorted(seen) == sorted(movers), (buckets, movers)
+        for name in result.escaped:  # E-D29: never without a tug that was with it
+            tug = start.groups[name].tugged_by
+            if tug not in (None, name) and any(c.tug and not c.crippled
+                                               for c in start.groups[tug].craft):
+                assert tug in result.escaped, (name, tug, result)
 
 
 @settings(max_examples=40, deadline=None)
