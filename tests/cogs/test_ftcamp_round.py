@@ -25,7 +25,7 @@ from tests.cogs.ftcamp_support import (
     placeholder_ids,
     submit,
 )
-from tests.cogs.simworld import World, dm_texts, last_dm, texts
+from tests.cogs.simworld import World, dm_texts, fresh, last_dm, texts
 
 PNG = b"\x89PNG"
 
@@ -65,6 +65,9 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     assert any("Long-range scans, hex 0202" in t for t in dm_texts(w.bob))
     assert "Engage orders in hex 0202" in last_dm(w.alice).content
     assert_sealed(w)
+    bob_scan = [m for m in w.bob.user.dm_channel.history()
+                if "Long-range scans, hex 0202" in m.content]
+    assert len(bob_scan) == 1 and "Engage orders" not in bob_scan[0].content
 
     # Sealed engage orders: Bob's SF split in two parts is refused at once (E-7) and not
     # stored; Alice engages.
@@ -77,6 +80,8 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     assert "Raiders may split into at most 1 part(s) on SF (E-7); 2 given" in note.content
     assert len([t for t in texts(w.chan) if "bob's orders are in" in t]) == progress
     assert_sealed(w)  # the refusal revealed nothing
+    # P-9: the scan is a DM of its own; working the panel below it leaves it readable.
+    assert [fresh(w.bob, m).content for m in bob_scan] == [m.content for m in bob_scan]
     await give(w.bob, ("Raiders: parts", "all"))
     assert_sealed(w)
     await give(w.alice, ("Vanguard: engage order", "EE"))
