@@ -26,6 +26,8 @@ from cogs.battle_read import (
     Battle,
     begin_roster,
     load_battle,
+    maneuver_action,
+    option_values,
     parent_battle,
     parse_weapons,
     public_sheet,
@@ -37,6 +39,7 @@ from cogs.battle_read import (
     weapon_choices,
 )
 from cogs.common import actor_of, campaign_channel_id, clip, reply, service_of
+from cogs.panel_view import build_action
 
 log = logging.getLogger(__name__)
 
@@ -274,10 +277,13 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         ship="Your firing ship", weapons="'all' or system ids, e.g. s1,s2",
         target="The enemy ship", range="Range in MU", arc="Incoming arc on the target",
         bearing="The target's arc as seen from the firer (default F)",
+        evasive="VTIF: the target's Evasive/Extreme points, +1 each (default: what it "
+                "declared at mid-turn, H-D32)",
     )
     async def fire(
         self, interaction: discord.Interaction, ship: str, weapons: str, target: str,
         range: app_commands.Range[int, 0, 200], arc: Arc, bearing: Arc = "F",
+        evasive: app_commands.Range[int, 0, 12] | None = None,
     ) -> None:
         battle = await _battle(interaction)
         spec = require_spec(battle, "fire", "fire")
@@ -285,7 +291,46 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         action = {"type": "fire", "weapons": parse_weapons(weapons, ship.strip(), offered),
                   "target": target.strip(), "range": round_range(spec, range), "arc": arc,
                   "bearing": bearing}
+        if evasive is not None:
+            action["evasive"] = str(evasive)
         await self._act(interaction, battle, action, "Fired")
+
+    @app_commands.command(description="Step 1: add a note to your written orders, revealed "
+                                      "with them at step 2 (e.g. manoeuvres)")
+    @app_commands.describe(text="e.g. '1a: Corkscrew; Hard About after mid-turn' (at most 300)")
+    async def note(self, interaction: discord.Interaction,
+                   text: app_commands.Range[str, 1, 300]) -> None:
+        battle = await _battle(interaction)
+        spec = require_spec(battle, "orders", "write orders")
+        service = service_of(interaction)
+        if battle.seat is None:
+            raise InvalidState("You hold no seat in this battle.")
+        panel = await service.panel(battle.campaign_id, battle.step_no, battle.seat,
+                                    interaction.user.id)
+        # H-D32: the note joins the orders stored so far, or the panel's current choices
+        action = dict(panel.submitted) if panel.submitted else build_action(panel, spec)
+        action["note"] = text.strip()
+        result = await service.submit(actor_of(interaction), battle.campaign_id,
+                                      battle.step_no, action, seat=battle.seat)
+        await reply(interaction, f"Note added to your orders: _{clip(text.strip(), 300)}_\n"
+                                 f"{result.message}\nSubmitting the orders panel again replaces "
+                                 "them without the note: then run `/battle note` again.")
+
+    @app_commands.command(description="Step 10: declare a ship's manoeuvre after mid-turn "
+                                      "(Hard About, Extreme, redline, ...)")
+    @app_commands.describe(
+        ship="Your ship", kinds="One or more, commas between: hard_about, extreme, redline, "
+        "roll, corkscrew, dead_rotate, other", thrust="Un-allocated thrust it uses (0: none)",
+        evasive="VTIF only: Evasive/Extreme points, +1 each to rolls against it at step 18",
+    )
+    async def maneuver(
+        self, interaction: discord.Interaction, ship: str, kinds: str,
+        thrust: app_commands.Range[int, 0, 40] = 0, evasive: app_commands.Range[int, 0, 6] = 0,
+    ) -> None:
+        battle = await _battle(interaction)
+        spec = require_spec(battle, "maneuver", "declare a manoeuvre")
+        action = maneuver_action(spec, ship, kinds, thrust, evasive)
+        await self._act(interaction, battle, action, "Manoeuvre declared")
 
     @app_commands.command(description="Enter damage from a weapon not in the tables")
     @app_commands.describe(
@@ -366,6 +411,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         return _choices(ship_choices(battle, current)) if battle else []
 
     @fire.autocomplete("ship")
+    @maneuver.autocomplete("ship")
     async def own_ship(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -397,6 +443,20 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         if battle is None:
             return []
         return _choices(weapon_choices(battle, _filled(interaction, "ship"), current))
+
+    @maneuver.autocomplete("kinds")
+    async def maneuver_kinds(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        battle = await _quiet_battle(interaction)
+        spec = battle.spec("maneuver") if battle else None
+        if spec is None:
+            return []
+        done, _, typed = current.rpartition(",")
+        head = f"{done}," if done else ""
+        return _choices([(f"{head}{value}"[:100], f"{head}{value}"[:100])
+                         for value, _label in option_values(spec, "kinds")
+                         if value.startswith(typed.strip().lower())][:25])
 
     @repair.autocomplete("target")
     async def repair_choices(

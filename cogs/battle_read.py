@@ -152,6 +152,36 @@ def round_range(spec: ActionSpec, mu: int) -> str:
                        if offered else "No range can be chosen now.")
 
 
+def maneuver_action(spec: ActionSpec, ship: str, kinds: str, thrust: int,
+                    evasive: int) -> dict[str, Any]:
+    """The ``maneuver`` action of ``/battle maneuver`` (H-D32); the rules check the numbers."""
+    allowed = [v for v, _ in option_values(spec, "kinds")]
+    picked = []
+    for token in kinds.split(","):
+        key = token.strip().lower().replace(" ", "_").replace("-", "_")
+        if not key:
+            continue
+        if key not in allowed:
+            raise InvalidInput(f"'{token.strip()}' is not a manoeuvre the bot records; choose "
+                               f"from {', '.join(allowed)} (commas between).")
+        if key not in picked:
+            picked.append(key)
+    if not picked:
+        raise InvalidInput(f"Name the manoeuvre(s): {', '.join(allowed)}.")
+    top = max((int(v) for v, _ in option_values(spec, "thrust")), default=0)
+    if thrust > top:
+        raise InvalidInput(f"Thrust {thrust} is more than any of your ships has left "
+                           f"un-allocated now ({top}).")
+    action: dict[str, Any] = {"type": "maneuver", "ship": ship.strip(), "kinds": picked,
+                              "thrust": str(thrust)}
+    if evasive:
+        if not option_values(spec, "evasive"):
+            raise InvalidInput("Evasive points only count with VTIF targeting (H-16); this "
+                               "battle does not use it.")
+        action["evasive"] = str(evasive)
+    return action
+
+
 def parse_weapons(raw: str, ship: str, offered: list[str]) -> list[str]:
     """'all' or a comma list of system ids (``s1,s2`` or ``1a:s1``) -> 'ship:system' values."""
     own = [v for v in offered if v.split(":", 1)[0] == ship]
@@ -190,6 +220,10 @@ def ship_text(ship: dict[str, Any]) -> str:
     lines.append(f"DCPs free this turn: {ship['dcps_free']} of {ship['dcps_working']}")
     if ship.get("screens"):
         lines.append(f"Screens: {ship['screens']}")
+    moved = ship.get("maneuver")
+    if moved:
+        lines.append(f"After mid-turn: {', '.join(moved['kinds'])}, thrust {moved['thrust']}"
+                     + (f", evasive {moved['evasive']}" if moved["evasive"] else ""))
     return "\n".join(lines)
 
 

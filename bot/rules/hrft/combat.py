@@ -11,10 +11,11 @@ from typing import Any
 
 from bot.errors import RulesError
 from bot.rules.base import Audience, Dice, Event, ImageRef
-from bot.rules.hrft import directions, repair, vtif
+from bot.rules.hrft import directions, maneuvers, overload, repair, vtif
 from bot.rules.hrft.arcs import check_arc
 from bot.rules.hrft.damage import AttackReport, apply_attack
 from bot.rules.hrft.model import Ship, System
+from bot.rules.hrft.sequence import step_def
 from bot.rules.hrft.state import BattleState
 from bot.rules.hrft.weapons import WEAPONS, fire_weapon
 
@@ -126,13 +127,17 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
                              f"{'/'.join(system.arcs)}.")
         systems.append(system)
     order = state.orders.get(firer.uid)
-    stealth = 1 if bearing == "A" and order is not None and order.thrust > 0 else 0
+    stealth = 1 if bearing == "A" and maneuvers.drive_used(state, firer.uid) else 0
     screen = min(state.screens.get(target.uid, {}).get(arc, 0), target.screen_level)
     sensors = firer.core_damaged("sensors")
     lines: list[str] = []
     all_dice: list[dict[str, Any]] = []
     total = 0
-    evasive = _number(action.get("evasive", 0), "Evasive points", 0, 12)
+    declared = maneuvers.evasive_of(state, target.uid)  # H-D32: the target's own declaration
+    given = action.get("evasive")
+    evasive = declared if given in (None, "") else _number(given, "Evasive points", 0, 12)
+    step = step_def(state.options, state.step).number
+    overloaded: list[tuple[System, str]] = []  # H-D31: weapons firing faster than their rate
     for system in systems:
         state.fired.setdefault(firer.uid, []).append(system.uid)
         if WEAPONS[system.type].one_shot:
@@ -149,6 +154,9 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
                 continue
         shot = fire_weapon(system, rng, screen, dice, stealth_steps=stealth,
                            sensors_damaged=sensors, beam_reroll=state.options.beam_reroll)
+        if overload.is_overloaded(state, firer, system, step):
+            overloaded.append((system, state.last_fire[f"{firer.uid}:{system.uid}"][1]))
+        overload.mark(state, firer, system, step)
         total += shot.damage
         lines.append(shot.text)
         all_dice += [{**d, "for": d.get("for", system.label)} for d in shot.dice]
@@ -165,9 +173,15 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
              f"{total} damage")
     report = apply_attack(target, [(arc, total)], dice)
     state.ships[target.uid] = report.ship
-    return damage_event(state, "fire", title, lines + report.lines, report.ship,
+    over_lines: list[str] = []
+    over_dice: list[dict[str, Any]] = []
+    for system, before in overloaded:  # after the shot is resolved (H-D31)
+        more, rolled = overload.check(state.ships[firer.uid], system, before, dice)
+        over_lines += more
+        over_dice += rolled
+    return damage_event(state, "fire", title, lines + report.lines + over_lines, report.ship,
                         {"attacker": firer.uid, "damage": total, "weapon_dice": all_dice,
-                         **_report_data(report)})
+                         "overload_dice": over_dice, **_report_data(report)})
 
 
 def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> Event:

@@ -13,6 +13,7 @@ from typing import Any
 from bot.errors import RulesError
 from bot.rules.base import ActionSpec, Audience, Event, InputField, Option, Request
 from bot.rules.hrft import screens
+from bot.rules.hrft.maneuvers import redline_bonus, thrust_limit
 from bot.rules.hrft.model import Ship
 from bot.rules.hrft.state import BattleState, Order
 from bot.rules.hrft.vtif import max_tracking
@@ -35,7 +36,8 @@ def ship_fields(state: BattleState, ship: Ship) -> list[InputField]:
         InputField(name=f"{uid}.speed", label=f"{ship.name}: speed",
                    options=[Option(value=str(v), label=str(v)) for v in range(MAX_SPEED + 1)]),
         InputField(name=f"{uid}.thrust", label=f"{ship.name}: thrust used",
-                   options=[Option(value=str(v), label=str(v)) for v in range(thrust + 1)]),
+                   options=[Option(value=str(v), label=str(v))
+                            for v in range(thrust_limit(state, ship, True) + 1)]),
         InputField(name=f"{uid}.turn", label=f"{ship.name}: turn",
                    options=_turn_options(thrust)),
     ]
@@ -43,6 +45,11 @@ def ship_fields(state: BattleState, ship: Ship) -> list[InputField]:
         fields.append(InputField(
             name=f"{uid}.screens", label=f"{ship.name}: screens",
             options=[Option(value=v, label=lbl) for v, lbl in screens.presets(ship.screen_level)]))
+    if state.options.redline != "off":
+        bonus = redline_bonus(thrust, state.options.redline)
+        fields.append(InputField(
+            name=f"{uid}.redline", label=f"{ship.name}: redline engines (+{bonus}, H-D32)",
+            options=[Option(value="no", label="No"), Option(value="yes", label="Yes")]))
     if state.options.vtif:
         fields.append(InputField(
             name=f"{uid}.tracking", label=f"{ship.name}: tracking (H-16)",
@@ -61,6 +68,8 @@ def default_order(state: BattleState, ship: Ship) -> dict[str, str]:
             out[f"{ship.uid}.screens"] = prev.screens
         except RulesError:
             out[f"{ship.uid}.screens"] = "off"
+    if state.options.redline != "off":
+        out[f"{ship.uid}.redline"] = "no"
     if state.options.vtif:
         out[f"{ship.uid}.tracking"] = "0"
     return out
@@ -98,12 +107,21 @@ def read_order(state: BattleState, ship: Ship, action: dict[str, Any]) -> Order:
     base = default_order(state, ship)
     get = {k: action.get(k, v) for k, v in base.items()}
     speed = _int(get, f"{uid}.speed", 0, 0, 99, f"{ship.name}: speed")
-    used = _int(get, f"{uid}.thrust", 0, 0, thrust, f"{ship.name}: thrust used")
+    redline = str(action.get(f"{uid}.redline", "no")).lower() in ("yes", "true", "1")
+    if redline and state.options.redline == "off":
+        raise RulesError(f"{ship.name}: redlined engines need the battle option redline "
+                         "(third or half, H-D32).")
+    limit = thrust_limit(state, ship, redline)
+    if redline and not ship.current_thrust:
+        raise RulesError(f"{ship.name}: a ship without working drive cannot redline.")
+    used = _int(get, f"{uid}.thrust", 0, 0, limit, f"{ship.name}: thrust used"
+                + ("" if redline or state.options.redline == "off" else " (redlined engines "
+                   "allow more, H-D32)"))
     turn = str(get.get(f"{uid}.turn", "0")).upper()
     if turn not in [o.value for o in _turn_options(thrust)]:
         raise RulesError(f"{ship.name}: turn '{turn}' is not allowed; choose 0, P1.. or S1.. "
                          f"up to half the thrust ({(thrust + 1) // 2}).")
-    order = Order(speed=speed, thrust=used, turn=turn)
+    order = Order(speed=speed, thrust=used, turn=turn, redline=redline)
     if order.turn_points > used:
         raise RulesError(f"{ship.name}: turning {order.turn_points} needs that much thrust; "
                          f"thrust used is {used}.")
@@ -171,5 +189,6 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event
             lines.append(f"- {ship.name}: speed {order.speed}, thrust {order.thrust}, turn "
                          f"{order.turn}, screens {screens.describe(state.screens[ship.uid])}"
                          + (f", tracking {order.tracking}" if state.options.vtif else "")
+                         + (", engines redlined (H-D32)" if order.redline else "")
                          + extra)
     return [Event(audience=Audience.public(), kind="orders", text="\n".join(lines)), *private]

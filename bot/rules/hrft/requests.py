@@ -7,6 +7,7 @@ from bot.rules.hrft import repair
 from bot.rules.hrft.arcs import ARCS
 from bot.rules.hrft.combat import fireable
 from bot.rules.hrft.directions import KINDS
+from bot.rules.hrft.maneuvers import maneuver_spec
 from bot.rules.hrft.samples import SIDES
 from bot.rules.hrft.sequence import step_def
 from bot.rules.hrft.state import BattleState
@@ -112,6 +113,10 @@ def open_request(state: BattleState, seat: int) -> Request:
         spec = fire_spec(state, seat)
         if spec:
             actions.append(spec)
+    if sd.kind == "fire":
+        declare = maneuver_spec(state, seat)  # step 10 only (H-D32)
+        if declare:
+            actions.append(declare)
     if sd.kind == "repair":
         spec = repair_spec(state, seat)
         if spec:

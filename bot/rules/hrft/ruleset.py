@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from bot.errors import InvalidState, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, Outcome, Request, Seat
-from bot.rules.hrft import combat, gm, orders, requests
+from bot.rules.hrft import combat, gm, maneuvers, orders, requests
 from bot.rules.hrft import view as views
 from bot.rules.hrft.imports import ships_from_file
 from bot.rules.hrft.samples import sample_ship
@@ -30,7 +30,8 @@ step 1 every side writes secret orders (speed, thrust, turn, screens); step 2 re
 bot announces the table steps (initiative, movement, ordnance); at the fire steps (10, 18) pick
 weapons of one ship, a target, the range and the incoming arc: the bot rolls, applies armour,
 rows, thresholds and cascades, and posts the ship sheet. Weapons not in the tables (missiles,
-fighters, area weapons): use Enter damage. Step 19: damage control. Ready ends your part of a
+fighters, area weapons): use Enter damage. A manoeuvre after mid-turn (Hard About, Extreme,
+redline...) is declared at step 10 (H-D32). Step 19: damage control. Ready ends your part of a
 step. The battle ends when only one side has ships fighting."""
 
 
@@ -116,6 +117,8 @@ class HrftRuleset:
                 self._finish_step(state, dice, events)
         elif kind == "fire" and sd.kind == "fire":
             events.append(combat.fire(state, seat, action, dice))
+        elif kind == "maneuver" and sd.kind == "fire":
+            events.append(maneuvers.declare(state, seat, action))
         elif kind == "damage":
             events.append(combat.manual_damage(state, seat, action, dice))
         elif kind == "repair" and sd.kind == "repair":
@@ -260,6 +263,7 @@ class HrftRuleset:
     def _end_turn(self, state: BattleState, events: list[Event]) -> bool:
         """Clear the turn's bookkeeping; True when the turn limit ends the battle."""
         state.fired, state.targets, state.vtif_barred = {}, {}, {}
+        state.maneuvers = {}
         state.dcp_used, state.medic_used, state.repair_attempts = {}, [], []
         if state.options.max_turns and state.turn >= state.options.max_turns:
             self._finish(state, events, f"the turn limit ({state.options.max_turns}) is reached")

@@ -19,7 +19,7 @@ StepKind = Literal["sealed", "reveal", "initiative", "announce", "small", "fire"
 
 
 class HrftOptions(BaseModel):
-    """Battle options (H-13, H-15, H-16)."""
+    """Battle options (H-13, H-15, H-16, H-D31)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -31,6 +31,12 @@ class HrftOptions(BaseModel):
     vtif: bool = Field(default=False, description="variation 3, vector only: VTIF (H-16)")
     beam_reroll: bool = Field(default=True, description="beam 6s roll another die (H-13)")
     max_turns: int = Field(default=0, ge=0, le=100, description="0 = no limit")
+    redline: Literal["off", "third", "half"] = Field(
+        default="off", description="redlined engines (H-D32): +1/3 or +1/2 thrust, rounded "
+        "down; half of that at mid-turn")
+    overload: bool = Field(
+        default=False, description="optional: a weapon firing at 16/18 then 8/10 next turn "
+        "rolls a threshold (H-D31)")
 
     @model_validator(mode="after")
     def _fits_movement(self) -> HrftOptions:

@@ -22,10 +22,21 @@ class Order(BaseModel):
     turn: str = "0"
     screens: str = "off"
     tracking: int = 0
+    redline: bool = False  # engines redlined in the written orders (H-D32)
 
     @property
     def turn_points(self) -> int:
         return int(self.turn[1:]) if self.turn[:1] in ("P", "S") else 0
+
+
+class Maneuver(BaseModel):
+    """One ship's after-mid-turn manoeuvre, declared at step 10 (seed "Additional Maneuver
+    rules", H-D32): what it is, thrust used from what the orders left, evasive points."""
+
+    kinds: list[str] = Field(default_factory=list)
+    thrust: int = 0
+    evasive: int = 0
+    redline: bool = False  # redlined at mid-turn: half the additional thrust
 
 
 class RosterCraft(BaseModel):
@@ -57,9 +68,12 @@ class BattleState(BaseModel):
     snapshot: list[str] = Field(default_factory=list)  # "ship:system" able to fire this step
     fired: dict[str, list[str]] = Field(default_factory=dict)  # this turn
     spent: dict[str, list[str]] = Field(default_factory=dict)  # one-shot weapons used
+    # "ship:system" -> (turn, step number) it last fired; kept across turns (H-D31 overload)
+    last_fire: dict[str, tuple[int, str]] = Field(default_factory=dict)
     targets: dict[str, list[str]] = Field(default_factory=dict)  # firecon targets this turn
     attacks_this_step: list[str] = Field(default_factory=list)  # "ship>target"
     vtif_barred: dict[str, list[str]] = Field(default_factory=dict)
+    maneuvers: dict[str, Maneuver] = Field(default_factory=dict)  # this turn (H-D32)
     dcp_used: dict[str, int] = Field(default_factory=dict)
     medic_used: list[str] = Field(default_factory=list)
     repair_attempts: list[str] = Field(default_factory=list)  # "ship|target" this turn

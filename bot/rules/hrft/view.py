@@ -57,6 +57,9 @@ def ship_view(state: BattleState, ship: Ship, viewer: int | None) -> dict[str, A
         "screens": screens.describe(state.screens.get(ship.uid, {})),
         "screens_by_arc": dict(state.screens.get(ship.uid, {})),
         "order": order.model_dump() if order else None,
+        # declared publicly at step 10 (H-D32)
+        "maneuver": (state.maneuvers[ship.uid].model_dump()
+                     if ship.uid in state.maneuvers else None),
     }
     if viewer is not None and viewer == ship.seat and ship.uid in state.next_orders:
         out["next_orders"] = state.next_orders[ship.uid].model_dump()
