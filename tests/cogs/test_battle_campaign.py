@@ -8,7 +8,7 @@ import simcord
 
 from bot.campaign import Actor
 from bot.client import AdmiraltyBot
-from bot.rules.ftcamp import State
+from bot.rules.ftcamp import State, build, export_scenario
 from bot.rules.ftcamp.model import Battle, BattleGroup, HexResult
 from tests.cogs.simworld import World, texts
 from tests.cogs.test_battle_commands import refused
@@ -22,6 +22,7 @@ from tests.cogs.test_battle_thread import (
     thread_of,
     write_orders,
 )
+from tests.rules.hrft.test_gm_and_link import DREAD
 
 
 async def test_hd29_the_gm_enters_manual_damage_as_a_per_hit_list(world: World) -> None:
@@ -64,54 +65,13 @@ def block_a_whole(status: str) -> bool:
     return left == total
 
 
-SCENARIO = """
-[map]
-columns = 4
-rows = 4
+# Vanguard: a craft of a sample design, one with no design, one of an uploaded design.
+SCENARIO = export_scenario(build.scenario("Border War", (4, 4), ["Terran Union", "Kravak Horde"], [
+    build.group("Vanguard", 1, "0202", build.craft("Resolute", 60, design="Vanguard"),
+                build.craft("Valiant", 40), build.craft("Titan", 40, design="Dreadnought X")),
+    build.group("Raiders", 2, "0202", build.craft("Fang", 50, design="wolfhound")),
+]))
 
-[[players]]
-seat = 1
-name = "Terran Union"
-
-[[players]]
-seat = 2
-name = "Kravak Horde"
-
-[[groups]]
-name = "Vanguard"
-owner = 1
-hex = "0202"
-[[groups.craft]]
-name = "Resolute"
-mass = 60
-design = "Vanguard"
-[[groups.craft]]
-name = "Valiant"
-mass = 40
-[[groups.craft]]
-name = "Titan"
-mass = 40
-design = "Dreadnought X"
-
-[[groups]]
-name = "Raiders"
-owner = 2
-hex = "0202"
-[[groups.craft]]
-name = "Fang"
-mass = 50
-design = "wolfhound"
-"""
-
-DREAD = b"""
-name = "Dreadnought X"
-type_code = "DN"
-mass = 40
-hull = 12
-armour = 2
-thrust = 4
-ftl = true
-"""
 
 
 def with_battle(state: State) -> State:
@@ -172,12 +132,12 @@ async def test_hd28_an_ftcamp_battle_brings_in_the_craft_that_name_a_design(
 
     # The GM uploads the missing design: the craft that names it joins its owner's side.
     await refused(w.alice, thread, "battle design", "Only the GM uploads designs",
-                  file=("dread.toml", DREAD))
-    up = await w.gm.slash(thread, "battle design", file=("dread.toml", DREAD))
+                  file=("dread.toml", DREAD.encode()))
+    up = await w.gm.slash(thread, "battle design", file=("dread.toml", DREAD.encode()))
     assert up.ephemeral and "result is in the thread" in said(up)
     assert "brought in Titan (Dreadnought X) for alice as 2b" in "\n".join(texts(thread))
     await refused(w.gm, thread, "battle design", "No craft waits for Dreadnought X",
-                  file=("dread.toml", DREAD))
+                  file=("dread.toml", DREAD.encode()))
     status = await w.alice.slash(thread, "battle status", ship="2b")
     assert "**Titan** (2b, alice)" in said(status)
     # The parent channel heard nothing of the roster (it names every craft and design).

@@ -10,7 +10,7 @@ import pytest
 from bot.errors import InvalidInput, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Request, Seat
 from bot.rules.dice import ScriptedDice, SeededDice
-from bot.rules.ftcamp import load_scenario
+from bot.rules.ftcamp import State, build
 from bot.rules.ftcamp.model import Battle, BattleGroup, HexResult
 from bot.rules.hrft import RULESET, HrftOptions
 from bot.rules.hrft.combat import MAX_HITS, damage_amounts
@@ -125,44 +125,17 @@ def test_hd28_a_bad_roster_is_refused():
                     ScriptedDice([]))
 
 
-SCENARIO = """
-[map]
-columns = 4
-rows = 4
-
-[[players]]
-seat = 1
-name = "Terran Union"
-
-[[players]]
-seat = 2
-name = "Kravak Horde"
-
-[[groups]]
-name = "Vanguard"
-owner = 1
-hex = "0202"
-[[groups.craft]]
-name = "Resolute"
-mass = 60
-design = "vanguard"
-[[groups.craft]]
-name = "Lure"
-mass = 0
-decoy_class = 2
-
-[[groups]]
-name = "Raiders"
-owner = 2
-hex = "0202"
-[[groups.craft]]
-name = "Fang"
-mass = 50
-"""
+def scenario() -> State:
+    """Vanguard (a vanguard-design cruiser and a decoy) meets Raiders (no design) in 0202."""
+    return build.scenario("Linked", (4, 4), ["Terran Union", "Kravak Horde"], [
+        build.group("Vanguard", 1, "0202", build.craft("Resolute", 60, design="vanguard"),
+                    build.craft("Lure", 0, decoy_class=2)),
+        build.group("Raiders", 2, "0202", build.craft("Fang", 50)),
+    ])
 
 
 def campaign_with_battles():
-    state = load_scenario(SCENARIO)
+    state = scenario()
     groups = [BattleGroup(group="Vanguard", owner=1, role="attacker"),
               BattleGroup(group="Raiders", owner=2, role="defender")]
     state.results = [
