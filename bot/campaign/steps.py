@@ -125,7 +125,11 @@ class StepEngine(ServiceCore):
         fx.save = "state"
         self._route(ctx, fx, outcome.events, mail)
         if outcome.finished:
-            await self._finish(tx, ctx, fx, mail, "The campaign is over.")
+            # The last public event is the rule set's closing word (HRFT: the report of every
+            # ship); a parent campaign hears it too.
+            public = [e.text for e in outcome.events if e.audience.kind == "public"]
+            await self._finish(tx, ctx, fx, mail, "The campaign is over.",
+                               report=public[-1] if public else "")
         else:
             ctx.pending = ctx.ruleset.pending(ctx.state)
             keys = step_keys(ctx.pending)
@@ -141,7 +145,9 @@ class StepEngine(ServiceCore):
                 await self._open_step(tx, ctx, fx, mail)
         self._flush(ctx, fx, mail)
 
-    async def _finish(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail, line: str) -> None:
+    async def _finish(
+        self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail, line: str, report: str = ""
+    ) -> None:
         ctx.row.status = "ended"
         ctx.pending, ctx.submitted = [], {}
         fx.save = "state" if fx.save == "state" else "row"
@@ -149,18 +155,20 @@ class StepEngine(ServiceCore):
         fx.wake = True
         mail.public.append(line)
         if ctx.row.parent_id is not None:
-            await self._report_to_parent(tx, ctx, fx, line)
+            await self._report_to_parent(tx, ctx, fx, line, report)
 
-    async def _report_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects, line: str) -> None:
-        """An HRFT battle (a child campaign) tells its parent's channel that it is over."""
+    async def _report_to_parent(
+        self, tx: Tx, ctx: Ctx, fx: Effects, line: str, report: str
+    ) -> None:
+        """An HRFT battle (a child campaign) tells its parent's channel that it is over, with
+        its closing report."""
         parent = await campaigns.get(tx, ctx.row.parent_id or 0)
         if parent is None or parent.status == "ended":
             return
         ref = f" ({ctx.row.parent_ref})" if ctx.row.parent_ref else ""
-        fx.messages.append(NewMessage(
-            parent.id, "channel", f"Battle **{ctx.row.name}**{ref} is over. {line}",
-            channel_id=parent.channel_id,
-        ))
+        text = f"Battle **{ctx.row.name}**{ref} is over. {line}" + (f"\n{report}" if report else "")
+        for part in messages.split(text):
+            fx.messages.append(NewMessage(parent.id, "channel", part, channel_id=parent.channel_id))
 
     async def _open_step(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """A new step: new number, a deadline, one DM panel per asked seat, one channel line."""

@@ -177,6 +177,25 @@ async def test_a_battle_reports_to_its_parent_when_it_ends(
     assert "Battle **Skirmish** (battle:3) is over" in note
 
 
+async def test_a_battle_that_ends_by_its_rules_sends_its_closing_report_to_the_parent(
+    service: CampaignService, db: Database
+) -> None:
+    """Issue 5: "when the battle came from a campaign, the report goes back to it": the
+    last public event of the finishing outcome (HRFT: every ship's state) goes with it."""
+    parent = await service.create(GM, GUILD, CHANNEL, "guess", "Campaign")
+    await service.create(GM, GUILD, 777, "guess", "Skirmish", parent_id=parent.id,
+                         parent_ref="0202/A-3")
+    for p in (ALICE, BOB):
+        await service.join(p, 777)
+    await service.settings(GM, 777, {"target": "1"})
+    child = await service.start(GM, 777)
+    await service.submit(ALICE, child.id, 1, {"type": "guess", "number": "3"})
+    await service.submit(BOB, child.id, 1, {"type": "guess", "number": "3"})
+    note = [r for r in await outbox(db) if r.channel_id == CHANNEL][-1].content
+    assert note.startswith("Battle **Skirmish** (0202/A-3) is over. The campaign is over.\n")
+    assert note.endswith("wins with 1!")
+
+
 async def test_new_campaigns_take_the_configured_timing_defaults(tmp_path) -> None:
     """config [timing] sets the deadline settings of campaigns created afterwards."""
     from bot.campaign import CampaignService
