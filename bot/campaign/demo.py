@@ -302,6 +302,8 @@ async def run_demo(
     (after writing what happened so far) when the game gets stuck or runs past ``max_steps``.
     Seats in ``absent`` never act: the clock runs to their deadlines and defaults apply."""
     ruleset = registry.get(ruleset_name)
+    # A rule set with no end of its own (FTCamp) names options that make the demo finish.
+    options = {**getattr(ruleset, "demo_options", {}), **(options or {})}
     seats = _seat_count(ruleset, players)
     _scripted(ruleset, 1)  # fail early, before any file is touched
     if not set(absent) <= set(range(1, seats + 1)):
@@ -320,7 +322,7 @@ async def run_demo(
             runner = DemoRunner(service, db, ruleset, clock, seed)
             runner.absent = set(absent)
             try:
-                await _play_to_the_end(runner, transcript, seats, options or {}, max_steps)
+                await _play_to_the_end(runner, transcript, seats, options, max_steps)
             finally:
                 await runner.drain(transcript)
                 await _finish(runner, result, clock)

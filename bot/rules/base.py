@@ -173,6 +173,8 @@ class Ruleset(Protocol):
     # Optional: ``gm_actions(state) -> list[ActionSpec]`` lists what the GM may do at any
     # time (HRFT manual damage); the service applies it with ``act(state, GM_SEAT, ...)``
     # without the GM ever appearing in ``pending``.
+    # Optional: ``demo_options: dict[str, str]``, settings the offline demo uses unless told
+    # otherwise (FTCamp has no end of its own: the demo plays one round).
 
 
 @runtime_checkable

@@ -138,7 +138,7 @@ async def test_stuck_game_fails_clearly_and_the_gm_page_shows_why(tmp_path: Path
 # Short games: options that end each built-in rule set early, so the test stays quick.
 BUILTIN_SHORT = {
     "orbits": {"target_rp": "25"},
-    "ftcamp": {"rounds": "1"},
+    "ftcamp": {},  # its demo_options play one round (E-D32), as `python -m bot demo ftcamp`
     "hrft": {"max_turns": "2"},
 }
 

@@ -56,6 +56,7 @@ class FTCampRuleset:
     min_seats = 2
     max_seats = 6
     options_model = FTCampOptions
+    demo_options = {"rounds": "1"}  # E-D32: the seed has no end; the demo plays one round
     state_model = State
     help_text = HELP
 
