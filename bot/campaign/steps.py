@@ -119,6 +119,8 @@ class StepEngine(ServiceCore):
         answered: set[str] | None = None,
         mail: Mail | None = None,
     ) -> None:
+        """``answered``: the step keys this resolution answered; None when the step is over
+        whatever remains (start, GM edits)."""
         mail = mail or Mail()
         ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
         ctx.row.state = ctx.state.model_dump(mode="json")
@@ -132,16 +134,16 @@ class StepEngine(ServiceCore):
                                report=public[-1] if public else "")
         else:
             ctx.pending = ctx.ruleset.pending(ctx.state)
-            keys = step_keys(ctx.pending)
-            # The rest of the same step: some requests were answered (said Ready, or the sealed
-            # part / a turn of a mixed step) and none is asked again; the others keep their
-            # panels, number, stored sealed answers and deadline.
-            rest = bool(keys) and set(keys) < set(ctx.row.step_keys)
-            if rest and (not set(keys) & answered if answered else not closes_step):
-                # Some seats of an open step are done (said Ready): the others keep their
-                # panels, number and deadline; a fresh DM to each of them would only be noise.
-                ctx.row.step_keys = keys
-            elif closes_step or keys != ctx.row.step_keys:
+            keys = set(step_keys(ctx.pending))
+            # The rest of the same step (P-10): some of its requests were answered (an open
+            # step's Ready, the sealed part or the turn of a mixed step) and the others are
+            # still asked, none of the answered ones again. They keep their panels, number,
+            # stored sealed answers and deadline: a fresh DM to each would only be noise.
+            rest_of_step = (answered is not None and bool(keys)
+                            and keys < set(ctx.row.step_keys) and not keys & answered)
+            if rest_of_step:
+                ctx.row.step_keys = sorted(keys)
+            elif closes_step or sorted(keys) != ctx.row.step_keys:
                 await self._open_step(tx, ctx, fx, mail)
         self._flush(ctx, fx, mail)
 
