@@ -245,7 +245,8 @@ class StepEngine(ServiceCore):
                 ))
             if seat in mail.panels:
                 fx.messages.append(NewMessage(
-                    row.id, "dm", messages.split(mail.panels[seat])[0], user_id=user_id,
+                    # The dispatcher splits an overlong text and puts the panel on its end.
+                    row.id, "dm", mail.panels[seat], user_id=user_id,
                     panel=(row.id, row.step_no, seat),
                 ))
 
