@@ -14,7 +14,7 @@ from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.render import registry as render_registry
 from bot.rules.base import GM_SEAT, ActionSpec, Request
 from bot.rules.ftcamp import State as FtcampState
-from bot.rules.hrft.gm import sample_for
+from bot.rules.hrft.gm import design_problem
 from bot.rules.hrft.link import battle_ids, find_battle, linked_craft, looks_like_battle
 
 if TYPE_CHECKING:
@@ -278,14 +278,11 @@ class ParentBattle:
         """Start-message lines: what comes in at /battle begin, what does not and why."""
         coming, not_in = [], []
         for e in self.roster:
-            if e["design"] and sample_for(e["design"]) is not None:
-                coming.append(f"{e['craft']} ({e['design']}, {e['player']})")
-            elif not e["design"]:
-                not_in.append(f"not brought in: {e['craft']} (it names no design)")
+            why = design_problem(e["design"])
+            if why:
+                not_in.append(f"not brought in: {e['craft']} ({why})")
             else:
-                not_in.append(f"not brought in: {e['craft']} (design '{e['design']}' not "
-                              "found among the samples; the GM may upload it with "
-                              "`/battle design` after `/battle begin`)")
+                coming.append(f"{e['craft']} ({e['design']}, {e['player']})")
         lines = [f"From **{self.campaign_name}**, battle {self.battle_id} (round "
                  f"{self.round}): " + (", ".join(coming) + " come in at `/battle begin`."
                                        if coming else "no craft names a sample design.")]
@@ -337,7 +334,8 @@ async def begin_roster(service: CampaignService, campaign_id: int,
         return []
     roster = []
     for entry in parent.roster:
-        user = parent.users.get(entry.pop("owner"))
+        user = parent.users.get(entry["owner"])
         mine = ctx.seat_of(user) if user is not None else None
-        roster.append({**entry, "seat": mine.seat if mine is not None else 0})
+        fields = {k: v for k, v in entry.items() if k != "owner"}  # the battle knows seats only
+        roster.append({**fields, "seat": mine.seat if mine is not None else 0})
     return roster

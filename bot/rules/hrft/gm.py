@@ -73,6 +73,17 @@ def sample_for(design: str) -> Ship | None:
     return sample_ship(key) if key in SAMPLE_KEYS else None
 
 
+def design_problem(design: str | None) -> str:
+    """Why a craft cannot come in as a sample design ('' when it can), in the words of the
+    start message and the bring-in report (H-D28)."""
+    if not design:
+        return "it names no design"
+    if sample_for(design) is None:
+        return (f"design '{design}' not found: not a sample ({', '.join(SAMPLE_KEYS)}); the "
+                "GM may upload it with /battle design")
+    return ""
+
+
 def _place(state: BattleState, entry: RosterCraft,
            ship: Ship) -> tuple[BattleState, str, bool]:
     """Adds ``ship`` as the craft: (state, line, True), or (state, why not, False)."""
@@ -94,16 +105,12 @@ def bring_in(state: BattleState, entries: list[RosterCraft]) -> tuple[BattleStat
     added: list[str] = []
     waiting: list[RosterCraft] = []
     for entry in entries:
-        why = ""
-        ship = sample_for(entry.design) if entry.design else None
+        ship = sample_for(entry.design or "")
         if entry.seat not in seats:
             why = f"{entry.player or 'its player'} holds no seat in this battle"
-        elif not entry.design:
-            why = "it names no design"
-        elif ship is None:
-            why = (f"design '{entry.design}' not found: not a sample "
-                   f"({', '.join(SAMPLE_KEYS)}); the GM may upload it with /battle design")
         else:
+            why = design_problem(entry.design)
+        if ship is not None and not why:
             state, line, ok = _place(state, entry, ship)
             if ok:
                 added.append(line)
