@@ -154,8 +154,9 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
                 continue
         shot = fire_weapon(system, rng, screen, dice, stealth_steps=stealth,
                            sensors_damaged=sensors, beam_reroll=state.options.beam_reroll)
-        if overload.is_overloaded(state, firer, system, step):
-            overloaded.append((system, state.last_fire[f"{firer.uid}:{system.uid}"][1]))
+        before = overload.overloaded_after(state, firer, system, step)
+        if before is not None:
+            overloaded.append((system, before))
         overload.mark(state, firer, system, step)
         total += shot.damage
         lines.append(shot.text)

@@ -21,12 +21,15 @@ def _key(ship: Ship, system: System) -> str:
     return f"{ship.uid}:{system.uid}"
 
 
-def is_overloaded(state: BattleState, ship: Ship, system: System, step: str) -> bool:
-    """True when this shot at ``step`` follows the weapon's end-of-turn shot last turn."""
+def overloaded_after(state: BattleState, ship: Ship, system: System, step: str) -> str | None:
+    """The end-of-turn step of last turn that this mid-turn shot at ``step`` follows (the
+    weapon overloads), or None."""
     if not state.options.overload or step not in MID_STEPS:
-        return False
+        return None
     last = state.last_fire.get(_key(ship, system))
-    return last is not None and last[1] in END_STEPS and last[0] == state.turn - 1
+    if last is not None and last[1] in END_STEPS and last[0] == state.turn - 1:
+        return last[1]
+    return None
 
 
 def mark(state: BattleState, ship: Ship, system: System, step: str) -> None:
