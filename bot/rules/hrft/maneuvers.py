@@ -35,6 +35,11 @@ MAX_EVASIVE = 6
 DECLARE_STEP = "fire1"  # step 10, the mid-turn open step
 
 
+def offered_kinds(state: BattleState) -> list[str]:
+    """The manoeuvres a ship may declare: redline only with the battle option on."""
+    return [k for k in KINDS if k != "redline" or state.options.redline != "off"]
+
+
 def redline_bonus(thrust: int, option: str) -> int:
     """The additional thrust of redlined engines, rounded down (H-D32)."""
     if option == "third":
@@ -86,7 +91,7 @@ def maneuver_spec(state: BattleState, seat: int) -> ActionSpec | None:
     ships = [s for s in state.ships_of(seat) if not s.out and s.uid not in state.maneuvers]
     if not ships:
         return None
-    kinds = [k for k in KINDS if k != "redline" or state.options.redline != "off"]
+    kinds = offered_kinds(state)
     top = max(unallocated(state, s, True) for s in ships)
     fields = [
         InputField(name="ship", label="Ship", options=[
@@ -127,7 +132,7 @@ def declare(state: BattleState, seat: int, action: dict[str, Any]) -> Event:
         raise RulesError(f"{ship.name} has already declared its manoeuvre this turn.")
     raw = action.get("kinds") or []
     kinds = [raw] if isinstance(raw, str) else [str(k) for k in raw]
-    allowed = [k for k in KINDS if k != "redline" or state.options.redline != "off"]
+    allowed = offered_kinds(state)
     bad = [k for k in kinds if k not in allowed]
     if not kinds or bad:
         raise RulesError(f"Manoeuvres: choose from {', '.join(allowed)}"
