@@ -74,12 +74,12 @@ def tug_group(state: State, group: Group) -> Group | None:
     tug = state.groups.get(group.tugged_by)
     if tug is None or tug.hex != group.hex:
         return None
-    if not any(_tows(c) for c in tug.craft):
+    if not any(tows(c) for c in tug.craft):
         return None
     return tug
 
 
-def _tows(c: Craft) -> bool:
+def tows(c: Craft) -> bool:
     """A tug craft that can take others out: not a decoy, FTL working (seed 5.3.2)."""
     return c.tug > 0 and not c.is_decoy and not c.crippled
 
@@ -96,7 +96,7 @@ def min_thrust(state: State, group: Group) -> int:
     thrust of its tug when the tug is with it (E-9, E-D29)."""
     tug = towed_by_other(state, group)
     if tug is not None:
-        tugs = [c for c in tug.craft if _tows(c) and c.drive]
+        tugs = [c for c in tug.craft if tows(c) and c.drive]
         return max((c.thrust for c in tugs), default=0)
     if not group.craft:
         return 0

@@ -204,30 +204,28 @@ def follow_choices(state: State, run: HexRun) -> None:
     carry_tugged(state, run)
 
 
-def _leads_to(run: HexRun, start: str, target: str) -> bool:
-    seen: set[str] = set()
+def _chain(run: HexRun, start: str) -> list[str]:
+    """``start``, the group it follows, that one's, ...; a cycle ends with its first
+    repeated name."""
+    names: list[str] = []
     cur: str | None = start
-    while cur is not None and cur not in seen:
-        if cur == target:
-            return True
-        seen.add(cur)
+    while cur is not None:
+        names.append(cur)
+        if names.count(cur) > 1:
+            break
         choice = run.choices.get(cur)
         cur = choice.follows if choice else None
-    return False
+    return names
+
+
+def _leads_to(run: HexRun, start: str, target: str) -> bool:
+    return target in _chain(run, start)
 
 
 def _chain_order(run: HexRun, name: str) -> str:
     """The order at the end of a follow chain; a static there means SF (E-D24)."""
-    seen: set[str] = set()
-    cur = name
-    while True:
-        choice = run.choices.get(cur)
-        if choice is None:
-            return "SF"
-        if choice.follows is None or cur in seen:
-            return choice.order
-        seen.add(cur)
-        cur = choice.follows
+    choice = run.choices.get(_chain(run, name)[-1])
+    return choice.order if choice is not None else "SF"
 
 
 def carry_tugged(state: State, run: HexRun) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.errors import InvalidInput, InvalidState, NotFound
 from bot.rules.ftcamp import geometry as geo
-from bot.rules.ftcamp.core import forget_group
+from bot.rules.ftcamp.core import forget_group, tows
 from bot.rules.ftcamp.model import Craft, Group, State
 from bot.rules.ftcamp.scenario import NAME_LIMIT
 
@@ -159,7 +159,7 @@ def set_tug(state: State, group: str, tug: str | None) -> State:
         raise InvalidInput(f"{group} is a static; tugs of statics are the GM's to play (E-2).")
     if tug is not None:
         t = _group(state, tug)
-        if not any(c.tug > 0 and not c.is_decoy and not c.crippled for c in t.craft):
+        if not any(tows(c) for c in t.craft):
             raise InvalidInput(f"Group {tug} has no craft with a tug rating and a working FTL "
                                f"drive; it cannot tow {group} (E-D29).")
     new = _copy(state)
