@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.campaign.models import CampaignStatus, SeatInfo
-from bot.campaign.settings import LONG_VALUE, brief
+from bot.campaign.settings import brief, is_short
 from bot.errors import InvalidInput, InvalidState, UserError
 from bot.rules import registry
 from cogs.common import (
@@ -158,7 +158,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         if key not in current:
             raise InvalidInput(f"Unknown setting {key}. Settings: {', '.join(sorted(current))}.")
         value = current[key]
-        if len(value) <= LONG_VALUE and "\n" not in value:
+        if is_short(value):
             await reply(interaction, f"`{key}` = {value}")
             return
         text = f"`{key}` ({len(value)} characters):\n```\n{value}\n```"

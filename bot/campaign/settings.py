@@ -125,9 +125,14 @@ def shown(
     return out
 
 
+def is_short(value: str) -> bool:
+    """A value that reads well inline: one line of at most LONG_VALUE characters."""
+    return len(value) <= LONG_VALUE and "\n" not in value
+
+
 def brief(key: str, value: str) -> str:
     """A value as the settings list shows it: short values as they are, long or multi-line
     ones (a scenario file is a setting) by their size and how to see them in full."""
-    if len(value) <= LONG_VALUE and "\n" not in value:
+    if is_short(value):
         return value
     return f"({len(value)} characters; `/campaign settings key:{key}` shows it)"
