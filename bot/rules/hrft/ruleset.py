@@ -150,20 +150,14 @@ class HrftRuleset:
 
     def _setup_act(self, state: BattleState, seat: int, kind: str,
                    action: dict[str, Any]) -> Outcome:
-        if kind == "add_sample":
-            ship = sample_ship(str(action.get("sample", "")))
-            state = add_ship(state, seat, ship)
-            added = state.ships_of(seat)[-1]
-            return Outcome(state=state, events=[Event(
-                audience=Audience.public(), kind="ship-added",
-                text=f"{state.seat_name(seat)} adds {added.name} ({added.uid}).")])
-        if kind == "add_file":
+        if kind in ("add_sample", "add_file"):
+            ships = ([sample_ship(str(action.get("sample", "")))] if kind == "add_sample" else
+                     ships_from_file(str(action.get("filename", "")),
+                                     str(action.get("content", ""))))
             before = len(state.ships_of(seat))
-            for ship in ships_from_file(str(action.get("filename", "")),
-                                        str(action.get("content", ""))):
+            for ship in ships:
                 state = add_ship(state, seat, ship)
-            added = state.ships_of(seat)[before:]
-            names = ", ".join(f"{s.name} ({s.uid})" for s in added)
+            names = ", ".join(f"{s.name} ({s.uid})" for s in state.ships_of(seat)[before:])
             return Outcome(state=state, events=[Event(
                 audience=Audience.public(), kind="ship-added",
                 text=f"{state.seat_name(seat)} adds {names}.")])
