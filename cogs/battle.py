@@ -10,7 +10,6 @@ gets a short ephemeral answer. Sealed step-1 orders use the generic DM panel.
 from __future__ import annotations
 
 import io
-import json
 import logging
 from typing import Any, Literal
 
@@ -19,18 +18,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import InvalidInput, InvalidState, UserError
-from bot.rules.hrft import SAMPLE_KEYS, ships_from_file
-from bot.rules.hrft.combat import damage_amounts
 from cogs.battle_read import (
     RULESET,
     Battle,
-    begin_roster,
     load_battle,
     maneuver_action,
     option_values,
-    parent_battle,
     parse_weapons,
-    public_sheet,
     require_spec,
     require_started,
     round_range,
@@ -56,7 +50,7 @@ def _choices(pairs: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
 
 async def _battle(interaction: discord.Interaction) -> Battle:
     return await load_battle(
-        service_of(interaction), campaign_channel_id(interaction), interaction.user.id
+        service_of(interaction), campaign_channel_id(interaction), actor_of(interaction)
     )
 
 
@@ -103,8 +97,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         actor = actor_of(interaction)
         linked = None
         if parent is not None:  # H-D28: refuse a bad reference before any thread exists
-            linked = await parent_battle(service_of(interaction), parent, ref or "",
-                                         interaction.guild.id, actor.user_id, actor.is_admin)
+            linked = await service_of(interaction).battle_link(actor, interaction.guild.id,
+                                                               parent, ref or "")
         # No defer: after a public defer, a refusal would be public too; creating a thread
         # and a campaign row is quick.
         thread = await channel.create_thread(
@@ -124,11 +118,10 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                  "begin` when 2 to 6 have joined. Then add ships (`/battle add`) and say "
                  "`/battle ready`."]
         if linked is not None:
-            players = sorted({linked.users.get(e["owner"], 0) for e in linked.roster} - {0})
-            lines += linked.preview()
-            if players:
-                lines.append("Their players: " + ", ".join(f"<@{u}>" for u in players)
-                             + ": join to get your craft (H-D28).")
+            lines += linked.lines
+            if linked.players:
+                lines.append("Their players: " + ", ".join(f"<@{u}>" for u in linked.players)
+                             + ": join to get your craft.")
         await thread.send(clip("\n".join(lines), 2000))
         parent_note = f" for campaign {parent}" + (f" ({ref})" if ref else "") if parent else ""
         await reply(interaction, f"Battle **{info.name}**{parent_note} opens in "
@@ -141,12 +134,9 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @app_commands.command(description="GM: begin the battle with the players who joined")
     async def begin(self, interaction: discord.Interaction) -> None:
         await self._campaign_command(interaction, "start")
-        battle = await _battle(interaction)
-        service = service_of(interaction)
-        roster = await begin_roster(service, battle.campaign_id, actor_of(interaction).is_admin)
-        if roster:  # H-D28: the parent battle's craft; the result is posted in the thread
-            await service.gm_act(actor_of(interaction), campaign_channel_id(interaction),
-                                 {"type": "bring_in", "roster": json.dumps(roster)})
+        # H-D28: the parent battle's craft; the result is posted in the thread
+        await service_of(interaction).bring_in_linked(actor_of(interaction),
+                                                      campaign_channel_id(interaction))
 
     @app_commands.command(description="GM: upload designs that waiting campaign craft name")
     @app_commands.describe(file="A Fleet Manager .FTDesign / .FTFleet (JSON) or the bot's TOML")
@@ -156,15 +146,11 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         if battle.gm_spec("add_design") is None:
             raise InvalidState("Only the GM uploads designs for the campaign's craft, during "
                                "setup (before every side is ready).")
-        if file.size > MAX_FILE:
-            raise InvalidInput(f"The file is larger than {MAX_FILE // 1000} kB.")
-        data = await file.read()
-        ships_from_file(file.filename, data)  # InvalidInput says what is wrong
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await service_of(interaction).gm_act(
-            actor_of(interaction), campaign_channel_id(interaction),
-            {"type": "add_design", "filename": file.filename,
-             "content": data.decode("utf-8-sig")})
+        data = await _read_upload(file)
+        await service_of(interaction).upload(actor_of(interaction),
+                                             campaign_channel_id(interaction), "add_design",
+                                             file.filename, data)
         await reply(interaction, "Design uploaded: the result is in the thread.")
 
     async def _campaign_command(self, interaction: discord.Interaction, name: str) -> None:
@@ -207,52 +193,55 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         file: discord.Attachment | None = None,
     ) -> None:
         if (sample is None) == (file is None):
-            raise InvalidInput("Give either a sample design or a file, not both or neither. "
-                               f"Samples: {', '.join(SAMPLE_KEYS)}.")
+            raise InvalidInput("Give either a sample design or a file, not both or neither; "
+                               "the sample list offers the designs shipped with the bot.")
         battle = await _battle(interaction)
         if file is not None:
             await self._add_file(interaction, battle, file)
             return
         assert sample is not None
         key = sample.strip().lower()
-        if key not in SAMPLE_KEYS:
-            raise InvalidInput(f"No sample '{sample}'. Samples: {', '.join(SAMPLE_KEYS)}.")
-        require_spec(battle, "add_sample", "add ships")
+        spec = require_spec(battle, "add_sample", "add ships")
+        samples = [v for v, _ in option_values(spec, "sample")]
+        if key not in samples:
+            raise InvalidInput(f"No sample '{sample}'. Samples: {', '.join(samples)}.")
         await self._submit(interaction, battle, {"type": "add_sample", "sample": key})
         await reply(interaction, f"Added the sample {key}; add more or `/battle ready`.")
 
     async def _add_file(
         self, interaction: discord.Interaction, battle: Battle, file: discord.Attachment
     ) -> None:
-        require_started(battle)
-        if file.size > MAX_FILE:
-            raise InvalidInput(f"The file is larger than {MAX_FILE // 1000} kB.")
-        data = await file.read()
-        ships = ships_from_file(file.filename, data)  # InvalidInput says what is wrong
-        names = ", ".join(s.name for s in ships)
         require_spec(battle, "add_file", "add ships")
-        text = data.decode("utf-8-sig")
-        await self._submit(interaction, battle,
-                           {"type": "add_file", "filename": file.filename, "content": text})
-        await reply(interaction, f"Added {names}; add more or `/battle ready`.")
+        # reading and converting a file may take longer than Discord's 3 seconds
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        data = await _read_upload(file)
+        names = await service_of(interaction).upload(
+            actor_of(interaction), campaign_channel_id(interaction), "add_file",
+            file.filename, data)
+        await reply(interaction, f"Added {', '.join(names)}; add more or `/battle ready`.")
 
     @add.autocomplete("sample")
     async def add_sample_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return _choices([(k, k) for k in SAMPLE_KEYS if current.lower() in k])
+        battle = await _quiet_battle(interaction)
+        spec = battle.spec("add_sample") if battle else None
+        if spec is None:
+            return []
+        return _choices([(v, v) for v, _ in option_values(spec, "sample")
+                         if current.lower() in v][:25])
 
     @app_commands.command(description="Post a ship's sheet in the thread")
     @app_commands.describe(ship="The ship (id like 1a)")
     async def sheet(self, interaction: discord.Interaction, ship: str) -> None:
         battle = await _battle(interaction)
         require_started(battle)
-        battle.ship(ship.strip())  # refuse an unknown ship before the public defer
+        # refusals (unknown ship) come before the public defer, so they stay ephemeral
+        picture = await service_of(interaction).picture(
+            actor_of(interaction), campaign_channel_id(interaction), "sheet", focus=ship.strip())
         await interaction.response.defer(thinking=True)
-        png = await public_sheet(
-            service_of(interaction), campaign_channel_id(interaction), ship.strip()
-        )
-        await reply(interaction, f"Ship sheet of {ship.strip()}.", ephemeral=False,
+        png = await service_of(interaction).render(picture)
+        await reply(interaction, f"{picture.title}.", ephemeral=False,
                     files=[discord.File(io.BytesIO(png), filename="sheet.png")])
 
     @app_commands.command(description="The battle, or one ship in detail (only you see it)")
@@ -350,10 +339,10 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         gm = battle.gm_spec("damage") is not None  # H-D29: the GM enters damage any time
         if not gm:
             require_spec(battle, "damage", "enter damage")
-        amounts = damage_amounts({"hits": points})  # refuse bad input before deferring
+        # the rules read the amounts; a bad one is refused in the (ephemeral) answer
         action: dict[str, Any] = {
             "type": "damage", "target": target.strip(), "kind": kind, "arc": arc,
-            "hits": ",".join(map(str, amounts)), "concentrate": "yes" if concentrate else "no",
+            "hits": points.strip(), "concentrate": "yes" if concentrate else "no",
             "source": source.strip()[:60],
         }
         if nearer is not None:
@@ -469,6 +458,13 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         field = next(f for f in spec.fields if f.name == "target")
         return _choices([(o.label[:100], o.value) for o in field.options
                          if current.lower() in f"{o.value} {o.label}".lower()][:25])
+
+
+async def _read_upload(file: discord.Attachment) -> bytes:
+    """The one place /battle reads an uploaded file (its size checked first)."""
+    if file.size > MAX_FILE:
+        raise InvalidInput(f"The file is larger than {MAX_FILE // 1000} kB.")
+    return await file.read()
 
 
 def _out_systems(ship: dict[str, Any]) -> str:

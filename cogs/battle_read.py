@@ -1,8 +1,8 @@
-"""Reading an HRFT battle for the /battle commands: its view, the caller's open request,
-ship sheets, autocomplete choices and ship texts.
+"""Reading an HRFT battle for the /battle commands: the caller's view and open requests,
+autocomplete choices and ship texts.
 
-State comes from ``CampaignService.snapshot`` (the committed campaign); only views drawn
-for the caller's seat, or the public view, leave this module.
+Everything comes from ``CampaignService.seat_view`` (what the caller may see); the cog never
+holds the battle's state.
 """
 
 from __future__ import annotations
@@ -10,12 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
-from bot.render import registry as render_registry
-from bot.rules.base import GM_SEAT, ActionSpec, Request
-from bot.rules.ftcamp import State as FtcampState
-from bot.rules.hrft.gm import design_problem
-from bot.rules.hrft.link import battle_ids, find_battle, linked_craft, looks_like_battle
+from bot.campaign.models import ActionSpec, Actor, Request
+from bot.errors import InvalidInput, InvalidState, NotFound
 
 if TYPE_CHECKING:
     from bot.campaign import CampaignService
@@ -63,47 +59,23 @@ class Battle:
         return None
 
 
-async def load_battle(service: CampaignService, channel_id: int, user_id: int) -> Battle:
+async def load_battle(service: CampaignService, channel_id: int, actor: Actor) -> Battle:
     """The battle of this channel (a thread); refuses elsewhere with what to do instead."""
     try:
-        status = await service.status(channel_id, user_id)
+        seen = await service.seat_view(actor, channel_id)
     except NotFound:
         raise NotFound(NO_BATTLE) from None
-    if status.ruleset != RULESET:
+    info = seen.info
+    if info.ruleset != RULESET:
         raise InvalidState(
-            f"This channel's campaign plays {status.ruleset}, not HRFT. Open a battle with "
+            f"This channel's campaign plays {info.ruleset}, not HRFT. Open a battle with "
             "`/battle start` in a text channel: it gets its own thread."
         )
-    ctx = await service.snapshot(status.id)
-    mine = ctx.seat_of(user_id)
-    seat = mine.seat if mine is not None else None
-    is_gm = user_id == ctx.row.gm_user_id
-    seats = ([seat] if seat is not None else []) + ([GM_SEAT] if is_gm else [])
-    view = ctx.ruleset.view(ctx.state, seat) if ctx.state is not None else {}
-    offered = getattr(ctx.ruleset, "gm_actions", None)
-    live = ctx.state is not None and status.status == "running"
     return Battle(
-        campaign_id=status.id, step_no=status.step_no, status=status.status,
-        name=status.name, seat=seat, is_gm=is_gm, view=view,
-        requests=[r for r in ctx.pending if r.seat in seats],
-        gm_actions=offered(ctx.state) if is_gm and live and offered is not None else [],
+        campaign_id=info.id, step_no=info.step_no, status=info.status, name=info.name,
+        seat=seen.seat, is_gm=seen.is_gm, view=seen.view, requests=seen.requests,
+        gm_actions=seen.gm_actions,
     )
-
-
-async def public_sheet(service: CampaignService, channel_id: int, uid: str) -> bytes:
-    """The ship sheet PNG of one ship, drawn from the public view."""
-    try:
-        status = await service.status(channel_id, 0)
-    except NotFound:
-        raise NotFound(NO_BATTLE) from None
-    ctx = await service.snapshot(status.id)
-    if ctx.state is None:
-        raise InvalidState("The battle has not started yet: no ships to show.")
-    view = ctx.ruleset.view(ctx.state, None)
-    if uid not in view.get("ships", {}):
-        known = ", ".join(f"{k} ({s['name']})" for k, s in view.get("ships", {}).items())
-        raise NotFound(f"No ship '{uid}' in this battle. Ships: {known or 'none yet'}.")
-    return render_registry.render(RULESET, "sheet", {**view, "sheet_ship": uid})
 
 
 def require_started(battle: Battle) -> None:
@@ -258,84 +230,3 @@ def weapon_choices(battle: Battle, ship: str, typed: str) -> list[tuple[str, str
             continue
         out.append(((prefix + sid + f"  ({label})")[:100], (prefix + sid)[:100]))
     return out[:25]
-
-
-# ---------------------------------------------------------------- a battle of an FTCamp campaign
-
-
-@dataclass(frozen=True)
-class ParentBattle:
-    """The FTCamp battle an HRFT battle fights (H-D28): its id and the craft of its groups
-    as roster entries (``seat`` 0 until the battle's seats are known)."""
-
-    campaign_name: str
-    battle_id: str
-    round: int
-    roster: list[dict[str, Any]]
-    users: dict[int, int]  # FTCamp owner seat -> Discord user id (active seats only)
-
-    def preview(self) -> list[str]:
-        """Start-message lines: what comes in at /battle begin, what does not and why."""
-        coming, not_in = [], []
-        for e in self.roster:
-            why = design_problem(e["design"])
-            if why:
-                not_in.append(f"not brought in: {e['craft']} ({why})")
-            else:
-                coming.append(f"{e['craft']} ({e['design']}, {e['player']})")
-        lines = [f"From **{self.campaign_name}**, battle {self.battle_id} (round "
-                 f"{self.round}): " + (", ".join(coming) + " come in at `/battle begin`."
-                                       if coming else "no craft names a sample design.")]
-        return lines + not_in
-
-
-async def parent_battle(service: CampaignService, parent_id: int, ref: str, guild_id: int,
-                        user_id: int, is_admin: bool) -> ParentBattle | None:
-    """The FTCamp battle ``ref`` names in campaign ``parent_id``, read through
-    ``CampaignService.snapshot``; None when the parent is not FTCamp or ``ref`` is free text.
-    Only the parent's GM (or an admin) may bring its craft in: the roster names every craft
-    and design of both sides."""
-    try:
-        ctx = await service.snapshot(parent_id)
-    except NotFound:
-        ctx = None
-    if ctx is None or ctx.row.guild_id != guild_id:
-        raise NotFound(f"There is no parent campaign with id {parent_id} on this server.")
-    if not isinstance(ctx.state, FtcampState) or not ref.strip():
-        return None
-    found = find_battle(ctx.state, ref)
-    if found is None:
-        if not looks_like_battle(ref):
-            return None  # a free description of the battle, as for any parent
-        known = ", ".join(battle_ids(ctx.state)) or "none yet"
-        raise InvalidInput(f"Campaign {parent_id} has no battle '{ref.strip()}'. Battles of its "
-                           f"latest battle lists (hex/sector): {known}.")
-    if not (is_admin or user_id == ctx.row.gm_user_id):
-        raise PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
-                               "brings in its craft.")
-    round_no, battle = found
-    users = {p.seat: p.user_id for p in ctx.players if p.active}
-    roster = [{"craft": c.craft, "group": c.group, "seat": 0, "player": c.owner_name,
-               "design": c.design, "owner": c.owner} for c in linked_craft(ctx.state, battle)]
-    return ParentBattle(ctx.row.name, battle.id, round_no, roster, users)
-
-
-async def begin_roster(service: CampaignService, campaign_id: int,
-                       is_admin: bool) -> list[dict[str, Any]]:
-    """H-D28 at /battle begin: the parent battle's craft, each under the battle seat of the
-    member who holds its owner's FTCamp seat now (0 when that member did not join)."""
-    ctx = await service.snapshot(campaign_id)
-    row = ctx.row
-    if row.parent_id is None or not row.parent_ref:
-        return []
-    parent = await parent_battle(service, row.parent_id, row.parent_ref, row.guild_id,
-                                 row.gm_user_id, is_admin)
-    if parent is None:
-        return []
-    roster = []
-    for entry in parent.roster:
-        user = parent.users.get(entry["owner"])
-        mine = ctx.seat_of(user) if user is not None else None
-        fields = {k: v for k, v in entry.items() if k != "owner"}  # the battle knows seats only
-        roster.append({**fields, "seat": mine.seat if mine is not None else 0})
-    return roster

@@ -2,25 +2,24 @@
 
 Orders themselves go through the generic DM panel (cogs.panels); this cog adds what is
 FTCamp's own: loading and exporting scenario files, the battle lists, the hex map and the
-orbit-sector pictures, and the GM's edits between rounds (the pure ``bot.rules.ftcamp.gm``
-functions, applied by the service in one transaction with an event).
+orbit-sector pictures, and the GM's edits between rounds (named edits the service applies
+with the rule set's pure functions, in one transaction with an event). The cog never holds
+the campaign's state: it reads ``CampaignService.seat_view`` and passes the user's input.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import InvalidState, UserError
-from bot.rules.ftcamp import Craft, Group, State, gm
+from bot.errors import InvalidInput, UserError
 from cogs import ftcamp_read as read
 from cogs.common import actor_of, campaign_channel_id, reply, service_of, split_content
-
-Edit = Callable[[State], State]
 
 
 async def _campaign(interaction: discord.Interaction) -> read.Campaign:
@@ -45,9 +44,9 @@ async def gm_group_choices(
 ) -> list[app_commands.Choice[str]]:
     """Every group and static (the GM sees them all); nothing for other members."""
     camp = await _quiet_state(interaction)
-    if camp is None or camp.state is None or not camp.is_gm:
+    if camp is None or not camp.view or not camp.is_gm:
         return []
-    return _choices(read.matching(read.group_names(camp.state), current))
+    return _choices(read.matching(read.group_names(camp.view), current))
 
 
 async def gm_fleet_choices(
@@ -55,9 +54,9 @@ async def gm_fleet_choices(
 ) -> list[app_commands.Choice[str]]:
     """Groups that are not statics (flags apply to them only)."""
     camp = await _quiet_state(interaction)
-    if camp is None or camp.state is None or not camp.is_gm:
+    if camp is None or not camp.view or not camp.is_gm:
         return []
-    return _choices(read.matching(read.group_names(camp.state, statics=False), current))
+    return _choices(read.matching(read.group_names(camp.view, statics=False), current))
 
 
 async def craft_choices(
@@ -66,31 +65,31 @@ async def craft_choices(
     """The craft of the group already chosen in the same command."""
     camp = await _quiet_state(interaction)
     group = str(getattr(interaction.namespace, "group", "") or "")
-    if camp is None or camp.state is None or not camp.is_gm:
+    if camp is None or not camp.view or not camp.is_gm:
         return []
-    return _choices(read.matching(read.craft_names(camp.state, group), current))
+    return _choices(read.matching(read.craft_names(camp.view, group), current))
 
 
 async def map_hex_choices(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
+    """Hexes of the caller's view: a player never gets a hex known only from a group
+    hidden from them."""
     camp = await _quiet_state(interaction)
-    if camp is None or camp.state is None:
+    if camp is None or not camp.view:
         return []
-    state = camp.state
-    return [app_commands.Choice(name=read.hex_title(state, h)[:100], value=h)
-            for h in read.matching(read.known_hexes(state), current)]
+    return [app_commands.Choice(name=read.hex_title(camp.view, h)[:100], value=h)
+            for h in read.matching(read.known_hexes(camp.view), current)]
 
 
 async def picture_hex_choices(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     camp = await _quiet_state(interaction)
-    if camp is None or camp.state is None:
+    if camp is None or not camp.view:
         return []
-    state = camp.state
-    return [app_commands.Choice(name=read.hex_title(state, h)[:100], value=h)
-            for h in read.matching(read.picture_hexes(state), current)]
+    return [app_commands.Choice(name=read.hex_title(camp.view, h)[:100], value=h)
+            for h in read.matching(read.picture_hexes(camp.view), current)]
 
 
 async def _public_texts(interaction: discord.Interaction, texts: list[str]) -> None:
@@ -106,21 +105,20 @@ async def _public_texts(interaction: discord.Interaction, texts: list[str]) -> N
         await reply(interaction, text, ephemeral=False)
 
 
-async def _edit(interaction: discord.Interaction, edit: Edit, summary: str) -> None:
-    """Applies a pure GM edit to the running campaign through the service."""
-    camp = await _campaign(interaction)
-    camp.require_gm()
-    camp.started()
-
-    def apply(state: object) -> State:
-        if not isinstance(state, State):
-            raise InvalidState("This campaign has no FTCamp state to edit.")
-        return edit(state)
-
-    await service_of(interaction).gm_edit_state(
-        actor_of(interaction), campaign_channel_id(interaction), apply, summary
-    )
+async def _edit(interaction: discord.Interaction, edit: str, **args: Any) -> None:
+    """A named GM edit of the running campaign; the service checks GM rights and applies it."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    summary = await service_of(interaction).gm_edit(
+        actor_of(interaction), campaign_channel_id(interaction), edit, args)
     await reply(interaction, f"Done: {summary}")
+
+
+async def _read_upload(file: discord.Attachment) -> bytes:
+    """The one place /ftcamp reads an uploaded file (its size checked first)."""
+    if file.size > read.MAX_FILE:
+        raise InvalidInput(f"{file.filename} is larger than {read.MAX_FILE // 1000} kB; a "
+                           "scenario is a small TOML file (see examples/ftcamp/example.toml).")
+    return await file.read()
 
 
 class FtcampCog(commands.GroupCog, group_name="ftcamp"):
@@ -141,60 +139,59 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         camp = await _campaign(interaction)
         camp.require_gm()
-        if camp.status != "setup":
-            raise InvalidState("The campaign has started; a scenario can only be loaded "
-                               "before /campaign start. GM edits: /ftcamp group, /ftcamp craft.")
-        text, state = read.read_scenario(file.filename, file.size, await file.read())
-        await service_of(interaction).settings(
-            actor_of(interaction), campaign_channel_id(interaction), {"scenario": text}
-        )
-        need = len(state.players)
-        seats = "" if camp.seats == need else (
-            f"\n{camp.seats} player(s) have joined; the campaign starts with exactly {need}.")
-        await reply(interaction, f"Loaded {file.filename}: {read.scenario_summary(state)}"
-                                 f"\nScenario seat n is the n-th player to join.{seats}")
+        data = await _read_upload(file)
+        text = await service_of(interaction).load_file(
+            actor_of(interaction), campaign_channel_id(interaction), file.filename, data)
+        await reply(interaction, text)
 
     @app_commands.command(description="GM: the campaign as it stands, as a scenario file")
     async def export(self, interaction: discord.Interaction) -> None:
-        camp = await _campaign(interaction)
-        camp.require_gm()
-        text, note = read.export_text(camp)
-        data = io.BytesIO(text.encode("utf-8"))
-        await reply(interaction, note, files=[discord.File(data, filename="ftcamp.toml")])
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        (await _campaign(interaction)).require_gm()
+        filename, data, note = await service_of(interaction).export_file(
+            actor_of(interaction), campaign_channel_id(interaction))
+        await reply(interaction, note, files=[discord.File(io.BytesIO(data), filename=filename)])
 
     # ------------------------------------------------------------ public displays
 
     @app_commands.command(description="Post the latest battle lists in the channel")
     async def battles(self, interaction: discord.Interaction) -> None:
-        state = (await _campaign(interaction)).started()
-        lists = read.battle_lists(state)
+        view = (await _campaign(interaction)).started()
+        lists = await service_of(interaction).texts(
+            actor_of(interaction), campaign_channel_id(interaction), "battles")
         if not lists:
-            await reply(interaction, f"No battle list yet (round {state.round}, step "
-                                     f"{state.step}).", ephemeral=False)
+            await reply(interaction, f"No battle list yet (round {view['round']}, step "
+                                     f"{view['step']}).", ephemeral=False)
             return
         await _public_texts(interaction, lists)
 
     @app_commands.command(name="map", description="Post the hex map in the channel")
     async def map_(self, interaction: discord.Interaction) -> None:
         # Refusals come before the (public) defer: its follow-up would keep it public.
-        state = (await _campaign(interaction)).started()
+        (await _campaign(interaction)).started()
+        service = service_of(interaction)
+        picture = await service.picture(actor_of(interaction),
+                                        campaign_channel_id(interaction), "hexmap")
         await interaction.response.defer(thinking=True)
-        png = read.hexmap_png(state)
-        contested = ", ".join(state.contested) or "none"
-        await reply(interaction, f"**{state.name}**, round {state.round}; contested hexes: "
-                                 f"{contested}.", ephemeral=False,
+        png = await service.render(picture)
+        view = picture.view
+        contested = ", ".join(view["contested"]) or "none"
+        await reply(interaction, f"**{view['name']}**, round {view['round']}; contested "
+                                 f"hexes: {contested}.", ephemeral=False,
                     files=[discord.File(io.BytesIO(png), filename="hexmap.png")])
 
     @app_commands.command(name="hex", description="Post the orbit-sector picture of a hex")
     @app_commands.describe(hex="A contested hex, like 0505")
     @app_commands.autocomplete(hex=picture_hex_choices)
     async def hex_(self, interaction: discord.Interaction, hex: str) -> None:
-        state = (await _campaign(interaction)).started()
-        read.check_picture_hex(state, hex)  # before the public defer, like /ftcamp map
+        (await _campaign(interaction)).started()
+        service = service_of(interaction)
+        # an unknown hex is refused here, before the public defer, like /ftcamp map
+        picture = await service.picture(actor_of(interaction),
+                                        campaign_channel_id(interaction), "sector", focus=hex)
         await interaction.response.defer(thinking=True)
-        png = read.sector_png(state, hex)
-        await reply(interaction, f"Orbit-sectors of hex {read.hex_title(state, hex)}.",
-                    ephemeral=False,
+        png = await service.render(picture)
+        await reply(interaction, f"Orbit-sectors of hex {picture.title}.", ephemeral=False,
                     files=[discord.File(io.BytesIO(png), filename="sector.png")])
 
     # ------------------------------------------------------------ GM edits: groups
@@ -209,12 +206,8 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
         hex: str, craft: str, mass: app_commands.Range[int, 1, 10000],
         thrust: app_commands.Range[int, 0, 20], sector: str | None = None, armed: bool = True,
     ) -> None:
-        group = Group(name=name.strip(), owner=int(owner), hex=hex.strip().upper(),
-                      sector=sector.strip().upper() if sector else None,
-                      craft=[Craft(name=craft.strip(), mass=int(mass), thrust=int(thrust),
-                                   armed=armed)])
-        await _edit(interaction, lambda s: gm.add_group(s, group),
-                    f"group {group.name} (seat {owner}) added in hex {group.hex}.")
+        await _edit(interaction, "group_add", name=name, owner=int(owner), hex=hex,
+                    craft=craft, mass=int(mass), thrust=int(thrust), sector=sector, armed=armed)
 
     @group.command(name="move", description="GM: put a group in another hex")
     @app_commands.describe(name="The group", hex="Hex like 0304", sector="Orbit-sector (statics)")
@@ -222,15 +215,13 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     async def group_move(
         self, interaction: discord.Interaction, name: str, hex: str, sector: str | None = None
     ) -> None:
-        target, where = hex.strip().upper(), sector.strip().upper() if sector else None
-        await _edit(interaction, lambda s: gm.move_group(s, name, target, where),
-                    f"group {name} moved to hex {target}{'/' + where if where else ''}.")
+        await _edit(interaction, "group_move", name=name, hex=hex, sector=sector)
 
     @group.command(name="remove", description="GM: remove a group from the game")
     @app_commands.describe(name="The group")
     @app_commands.autocomplete(name=gm_group_choices)
     async def group_remove(self, interaction: discord.Interaction, name: str) -> None:
-        await _edit(interaction, lambda s: gm.remove_group(s, name), f"group {name} removed.")
+        await _edit(interaction, "group_remove", name=name)
 
     @group.command(name="tug", description="GM: name the group whose tug tows this one")
     @app_commands.describe(name="The towed group",
@@ -239,8 +230,7 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     async def group_tug(
         self, interaction: discord.Interaction, name: str, tug: str | None = None
     ) -> None:
-        done = f"{name} is towed by {tug}." if tug else f"{name} has no tug now."
-        await _edit(interaction, lambda s: gm.set_tug(s, name, tug), done)
+        await _edit(interaction, "group_tug", name=name, tug=tug)
 
     # ------------------------------------------------------------ GM edits: craft
 
@@ -254,10 +244,8 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
         mass: app_commands.Range[int, 1, 10000], thrust: app_commands.Range[int, 0, 20],
         armed: bool = True, sensors: app_commands.Range[int, 0, 5] = 0, crippled: bool = False,
     ) -> None:
-        new = Craft(name=name.strip(), mass=int(mass), thrust=int(thrust), armed=armed,
-                    sensors=int(sensors), ftl="crippled" if crippled else "working")
-        await _edit(interaction, lambda s: gm.add_craft(s, group, new),
-                    f"craft {new.name} added to {group}.")
+        await _edit(interaction, "craft_add", group=group, name=name, mass=int(mass),
+                    thrust=int(thrust), armed=armed, sensors=int(sensors), crippled=crippled)
 
     @craft.command(name="remove", description="GM: remove a craft from its group")
     @app_commands.describe(group="The group", craft="The craft")
@@ -265,8 +253,7 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     async def craft_remove(
         self, interaction: discord.Interaction, group: str, craft: str
     ) -> None:
-        await _edit(interaction, lambda s: gm.remove_craft(s, group, craft),
-                    f"craft {craft} removed from {group}.")
+        await _edit(interaction, "craft_remove", group=group, craft=craft)
 
     @craft.command(name="damage", description="GM: mark damage on a craft")
     @app_commands.describe(group="The group", craft="The craft", points="Damage points to add",
@@ -276,10 +263,8 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
         self, interaction: discord.Interaction, group: str, craft: str,
         points: app_commands.Range[int, 0, 1000], drive_lost: bool = False,
     ) -> None:
-        drive = "; main drive out" if drive_lost else ""
-        await _edit(interaction,
-                    lambda s: gm.mark_damage(s, group, craft, int(points), drive_lost),
-                    f"{craft} of {group} takes {points} damage{drive}.")
+        await _edit(interaction, "craft_damage", group=group, craft=craft, points=int(points),
+                    drive_lost=drive_lost)
 
     @craft.command(name="ftl-loss", description="GM: a craft's FTL drive is destroyed")
     @app_commands.describe(group="The group", craft="The craft")
@@ -287,8 +272,7 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     async def craft_ftl_loss(
         self, interaction: discord.Interaction, group: str, craft: str
     ) -> None:
-        await _edit(interaction, lambda s: gm.mark_ftl_lost(s, group, craft),
-                    f"{craft} of {group} is FTL-crippled (E-2).")
+        await _edit(interaction, "craft_ftl_loss", group=group, craft=craft)
 
     # ------------------------------------------------------------ GM edits: flags
 
@@ -301,14 +285,7 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
         self, interaction: discord.Interaction, group: str, flag: app_commands.Choice[str],
         value: bool,
     ) -> None:
-        which = flag.value
-
-        def edit(state: State) -> State:
-            if which == "lost":
-                return gm.set_flags(state, group, lost=value)
-            return gm.set_flags(state, group, diplomat=value)
-
-        await _edit(interaction, edit, f"{group}: {which} {'on' if value else 'off'}.")
+        await _edit(interaction, "flag", group=group, flag=flag.value, value=value)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -14,10 +14,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.campaign.models import Actor
 from bot.errors import InvalidState, NotFound
-from bot.render import registry as render_registry
-from bot.rules.orbits import cards as C
-from cogs.common import campaign_channel_id, reply, service_of
+from bot.rules.orbits import cards as C  # a pure card-code formatter (allowlisted)
+from cogs.common import actor_of, campaign_channel_id, reply, service_of
 
 if TYPE_CHECKING:
     from bot.campaign import CampaignService
@@ -29,7 +29,7 @@ MAP_FILE = "orbits-map.png"
 @dataclass(frozen=True)
 class OrbitsTable:
     """One Orbits campaign as a viewer may see it: ``view`` is ``ruleset.view(state, seat)``
-    (seat None = the public view, O-17)."""
+    (seat None = the public view, O-17), from ``CampaignService.seat_view``."""
 
     campaign_id: int
     name: str
@@ -38,31 +38,30 @@ class OrbitsTable:
     view: dict[str, Any]
 
 
-async def read_table(
-    service: CampaignService, campaign_id: int, user_id: int | None, *, public: bool = False
-) -> OrbitsTable:
-    """The campaign's view for a user (their seat's view when seated, unless ``public``)."""
-    ctx = await service.snapshot(campaign_id)
-    if ctx.row.ruleset != RULESET:
+async def read_table(service: CampaignService, campaign_id: int, actor: Actor) -> OrbitsTable:
+    """The campaign as the user may see it (their seat's view when seated)."""
+    seen = await service.seat_view_of(actor, campaign_id)
+    return _table(seen.info.ruleset, seen)
+
+
+def _table(ruleset: str, seen: Any) -> OrbitsTable:
+    if ruleset != RULESET:
         raise InvalidState(
-            f"This channel's campaign plays {ctx.row.ruleset}, not Orbits: /orbits commands "
+            f"This channel's campaign plays {ruleset}, not Orbits: /orbits commands "
             "work in an Orbits campaign's channel."
         )
-    if ctx.state is None:
+    if not seen.view:
         raise InvalidState("The campaign has not started yet: there are no cards on the "
                            "table until the GM starts it (/campaign start).")
-    seat_row = ctx.seat_of(user_id) if user_id is not None else None
-    seat = None if public or seat_row is None else seat_row.seat
-    return OrbitsTable(ctx.row.id, ctx.row.name, ctx.row.status, seat,
-                       ctx.ruleset.view(ctx.state, seat))
+    info = seen.info
+    return OrbitsTable(info.id, info.name, info.status, seen.seat, seen.view)
 
 
-async def table_in_channel(
-    service: CampaignService, channel_id: int, user_id: int | None, *, public: bool = False
-) -> OrbitsTable:
+async def table_in_channel(service: CampaignService, channel_id: int,
+                           actor: Actor) -> OrbitsTable:
     """The Orbits campaign of this channel; refuses anywhere else (NotFound / InvalidState)."""
-    campaign_id = await service.campaign_in_channel(channel_id)
-    return await read_table(service, campaign_id, user_id, public=public)
+    seen = await service.seat_view(actor, channel_id)
+    return _table(seen.info.ruleset, seen)
 
 
 # ---------------------------------------------------------------- text of a hand
@@ -108,10 +107,6 @@ def hand_text(table: OrbitsTable) -> str:
     return "\n".join(lines)
 
 
-def map_png(table: OrbitsTable) -> bytes:
-    return render_registry.render(RULESET, "map", table.view)
-
-
 # ---------------------------------------------------------------- the cog
 
 
@@ -136,26 +131,28 @@ class OrbitsCog(commands.GroupCog, group_name="orbits"):
         service = service_of(interaction)
         user_id = interaction.user.id
         if interaction.guild is not None:
-            return [await table_in_channel(service, campaign_channel_id(interaction), user_id)]
+            return [await table_in_channel(service, campaign_channel_id(interaction),
+                                           actor_of(interaction))]
         # campaigns_of_user also lists campaigns the user only runs as GM: no hand there
         infos = [i for i in await service.campaigns_of_user(user_id) if i.ruleset == RULESET
                  and any(s.active and s.user_id == user_id for s in i.seats)]
         if not infos:
             raise NotFound("You hold no seat in a running Orbits campaign.")
-        return [await read_table(service, i.id, user_id) for i in infos[:3]]
+        return [await read_table(service, i.id, actor_of(interaction)) for i in infos[:3]]
 
     @app_commands.command(description="Post the public map of this Orbits campaign here")
     async def map(self, interaction: discord.Interaction) -> None:
         # Every refusal happens before the public defer, so it stays ephemeral.
-        table = await table_in_channel(
-            service_of(interaction), campaign_channel_id(interaction), None, public=True
-        )
+        service = service_of(interaction)
+        channel_id = campaign_channel_id(interaction)
+        table = await table_in_channel(service, channel_id, actor_of(interaction))
+        picture = await service.picture(actor_of(interaction), channel_id, "map")
         await interaction.response.defer(thinking=True)
-        data = map_png(table)
-        phase = table.view["phase"].replace("_", " ")
+        data = await service.render(picture)
+        phase = picture.view["phase"].replace("_", " ")
         await reply(
             interaction,
-            f"Map of **{table.name}**, turn {table.view['turn']} ({phase}); face-down cards "
+            f"Map of **{table.name}**, turn {picture.view['turn']} ({phase}); face-down cards "
             "are shown as counts.",
             ephemeral=False,
             files=[discord.File(io.BytesIO(data), filename=MAP_FILE)],

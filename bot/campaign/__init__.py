@@ -10,12 +10,14 @@ from bot.campaign.models import (
     OutboxMessage,
     Panel,
     PanelRef,
+    Picture,
     SeatInfo,
+    SeatView,
     SubmitResult,
 )
 from bot.campaign.service import CampaignService
 
 __all__ = [
     "Actor", "CampaignInfo", "CampaignService", "CampaignStatus", "LogEntry", "OutboxMessage",
-    "Panel", "PanelRef", "SeatInfo", "SubmitResult",
+    "Panel", "PanelRef", "Picture", "SeatInfo", "SeatView", "SubmitResult",
 ]

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from bot.rules.base import Request
+from bot.rules.base import ActionSpec, Request
 
 CUSTOM_ID_PREFIX = "adm"
 
@@ -130,3 +130,46 @@ class OutboxMessage:
     files: list[tuple[str, bytes]]
     panel: PanelRef | None
     attempts: int = 0
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What a cog may show one user of one campaign (``CampaignService.seat_view``).
+
+    ``view`` is the rule set's view for that user: the GM's view for the GM (or an admin)
+    where the rule set defines one (``gm_view``), else ``view(state, seat)``; the public view
+    ``view(state, None)`` for a member without a seat. ``{}`` before the start. Hidden state
+    never leaves the service any other way."""
+
+    info: CampaignInfo
+    seat: int | None
+    is_gm: bool  # the campaign's GM or a server admin (Ctx.is_gm, one rule for every cog)
+    view: dict[str, Any]
+    requests: list[Request]  # the user's open requests (their seat's, and the GM's if GM)
+    gm_actions: list[ActionSpec] = field(default_factory=list)  # what the GM may do now
+
+    @property
+    def started(self) -> bool:
+        return self.info.status != "setup"
+
+    def spec(self, action_type: str) -> ActionSpec | None:
+        """The user's offered action of that type, if a request offers it now."""
+        for request in self.requests:
+            for spec in request.actions:
+                if spec.type == action_type:
+                    return spec
+        return None
+
+    def gm_spec(self, action_type: str) -> ActionSpec | None:
+        return next((s for s in self.gm_actions if s.type == action_type), None)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture checked and ready to draw (``CampaignService.picture``): the view is one
+    the user may see; ``CampaignService.render`` draws it off the event loop."""
+
+    ruleset: str
+    name: str
+    view: dict[str, Any]
+    title: str = ""

@@ -9,8 +9,8 @@ from PIL import Image
 from bot.render import registry
 from bot.render.ftcamp_sector import render
 from bot.rules.ftcamp import RULESET
+from bot.rules.ftcamp.hooks import picture_view
 from bot.rules.ftcamp.views import placements, sector_view
-from cogs.ftcamp_read import sector_png
 from tests.rules.ftcamp.ftcamp_testkit import (
     HEX,
     SYS,
@@ -75,7 +75,7 @@ def test_e11_ed16_a_past_hex_picture_shows_every_group_placed_there() -> None:
     # The public picture and a player's are the same: every pick was a public event.
     view = RULESET.view(state, None)
     view["sector"] = past
-    assert sector_png(state, SYS) == render(view)
+    assert render(picture_view(state, None, "sector", SYS)[0]) == render(view)
     assert render(view) != render({**view, "sector": {**past, "placements": [
         p for p in past["placements"] if p["group"] != "C"]}})
 

@@ -19,7 +19,7 @@ from bot.rules.base import (
     Request,
     Seat,
 )
-from bot.rules.ftcamp import allocation, conflicts, engage, fleet, special, steps
+from bot.rules.ftcamp import allocation, conflicts, engage, fleet, hooks, special, steps
 from bot.rules.ftcamp import geometry as geo
 from bot.rules.ftcamp.demo import demo_scenario
 from bot.rules.ftcamp.model import Choice, HexRun, State
@@ -134,6 +134,28 @@ class FTCampRuleset:
 
     def status(self, state: State, viewer: int | None) -> str:
         return status_text(state, viewer, [r.seat for r in self.pending(state)])
+
+    # --- optional hooks of the service's viewer-scoped reads (hooks.py) ---------------------
+
+    def gm_view(self, state: State) -> dict[str, Any]:
+        return hooks.gm_view(state)
+
+    def picture_view(self, state: State, viewer: int | None, name: str,
+                     focus: str | None) -> tuple[dict[str, Any], str]:
+        return hooks.picture_view(state, viewer, name, focus)
+
+    def texts(self, state: State, name: str) -> list[str]:
+        return hooks.texts(state, name)
+
+    def gm_edit(self, state: Any, edit: str, args: dict[str, Any]) -> tuple[State, str]:
+        return hooks.gm_edit(hooks.require_state(state), edit, args)
+
+    def load_file(self, filename: str, text: str) -> tuple[dict[str, str], str, int]:
+        return hooks.load_file(filename, text)
+
+    def export_file(self, state: State | None, options: dict[str, Any],
+                    seats: int) -> tuple[str, str, str]:
+        return hooks.export_file(state, options, seats)
 
     def scripted_player(self, seat: int) -> Any:
         from bot.rules.ftcamp.scripted import HeuristicPlayer

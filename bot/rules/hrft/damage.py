@@ -8,25 +8,13 @@ places the boxes, works out which blocks threshold and at what level, rolls ever
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.rules.base import Dice
 from bot.rules.hrft.arcs import check_arc
 from bot.rules.hrft.model import Ship
+from bot.rules.hrft.placement import Placement
 from bot.rules.hrft.thresholds import Source, run_checks, sources_for
-
-
-@dataclass
-class Placement:
-    """Where one hit's points went."""
-
-    arc: str
-    points: int
-    block: str
-    armour: int = 0
-    hull: int = 0
-    cascade: dict[str, int] = field(default_factory=dict)  # block -> hull boxes (no armour)
-    leftover: int = 0  # points that found no box (overkill, H-8)
 
 
 @dataclass

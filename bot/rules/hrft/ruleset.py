@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bot.errors import InvalidState, PermissionDenied, RulesError
+from bot.errors import InvalidState, NotFound, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, Outcome, Request, Seat
 from bot.rules.hrft import combat, gm, maneuvers, orders, requests
 from bot.rules.hrft import view as views
@@ -139,6 +139,24 @@ class HrftRuleset:
 
     def status(self, state: Any, viewer: int | None) -> str:
         return views.status(self._state(state), viewer)
+
+    def picture_view(self, state: Any, viewer: int | None, name: str,
+                     focus: str | None) -> tuple[dict[str, Any], str]:
+        """(view, title) of a picture: ``sheet`` draws the ship ``focus`` (NotFound lists
+        the ships)."""
+        view = self.view(state, viewer)
+        if name != "sheet" or focus is None:
+            return view, ""
+        ships = view["ships"]
+        if focus not in ships:
+            known = ", ".join(f"{k} ({s['name']})" for k, s in ships.items()) or "none yet"
+            raise NotFound(f"No ship '{focus}' in this battle. Ships: {known}.")
+        view["sheet_ship"] = focus
+        return view, f"Ship sheet of {focus}"
+
+    def upload_names(self, filename: str, data: bytes) -> list[str]:
+        """The ships a design or fleet file holds; InvalidInput says what is wrong."""
+        return [ship.name for ship in ships_from_file(filename, data)]
 
     def scripted_player(self, seat: int) -> HrftScriptedPlayer:
         return HrftScriptedPlayer(seat)

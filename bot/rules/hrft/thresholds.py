@@ -10,13 +10,10 @@ picked at random).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from bot.rules.base import Dice
 from bot.rules.hrft.model import Ship, System
-
-if TYPE_CHECKING:
-    from bot.rules.hrft.damage import Placement
+from bot.rules.hrft.placement import Placement
 
 MAX_LEVEL = 6  # a level-6 check fails on any die
 

@@ -48,7 +48,7 @@ def open_battles(state: OrbitsState, events: list[Event]) -> None:
     if state.battles:
         state.phase = "battle_report"
     else:
-        next_turn(state, events)
+        next_turn(state, events, open_battles)
 
 
 def _battle_card(state: OrbitsState, b: Battle) -> Event:
@@ -414,4 +414,4 @@ def _next_battle(state: OrbitsState, events: list[Event]) -> None:
     if state.battle_index < len(state.battles):
         state.phase = "battle_report"
     else:
-        next_turn(state, events)
+        next_turn(state, events, open_battles)

@@ -13,6 +13,8 @@ from bot.rules.orbits.geometry import home
 from bot.rules.orbits.options import OrbitsOptions
 from bot.rules.orbits.state import OrbitsState, TableCard
 
+OpenBattles = Callable[[OrbitsState, list[Event]], None]
+
 # O-D8: a campaign in which nobody can act and nobody gains RP for this many turns in a row
 # can never end; it stops as a draw instead of looping forever.
 STALEMATE_TURNS = 3
@@ -193,11 +195,11 @@ def can_act_publicly(state: OrbitsState, seat: int) -> bool:
     return (resting and state.rp[seat] >= 1) or fleet_up
 
 
-def settle(state: OrbitsState, events: list[Event]) -> None:
-    """Runs the state forward until somebody must decide (or the game is over)."""
-    # local import: battles imports flow
-    from bot.rules.orbits.battles import open_battles
+def settle(state: OrbitsState, events: list[Event], open_battles: OpenBattles) -> None:
+    """Runs the state forward until somebody must decide (or the game is over).
 
+    ``open_battles`` (``battles.open_battles``) is passed in rather than imported: battles
+    calls ``next_turn`` here, and the two modules must not import each other."""
     n = len(state.seats)
     while state.phase in ("transit", "deployment"):
         if state.passes >= n:
@@ -224,10 +226,10 @@ def post_maps(state: OrbitsState, events: list[Event]) -> None:
                               image=ImageRef(name="map", viewer=seat), turn=state.turn))
 
 
-def next_turn(state: OrbitsState, events: list[Event]) -> None:
+def next_turn(state: OrbitsState, events: list[Event], open_battles: OpenBattles) -> None:
     """All battles done (O-16): the next turn runs up to its Transit phase."""
     state.battles = []
     state.battle_index = 0
     state.turn += 1
     begin_turn(state, events)
-    settle(state, events)
+    settle(state, events, open_battles)

@@ -8,7 +8,7 @@ from pydantic import BaseModel
 
 from bot.errors import InvalidInput, InvalidState
 from bot.rules.base import Dice, Event, Outcome, Request, Seat
-from bot.rules.orbits.battles import battle_requests, check_sealed, resolve_battle
+from bot.rules.orbits.battles import battle_requests, check_sealed, open_battles, resolve_battle
 from bot.rules.orbits.flow import begin_turn, new_game, settle
 from bot.rules.orbits.options import OrbitsOptions
 from bot.rules.orbits.scripted import OrbitsScriptedPlayer, scripted_player
@@ -58,7 +58,7 @@ class OrbitsRuleset:
         state = new_game(opts, sorted(seats, key=lambda s: s.number), dice.shuffle)
         events: list[Event] = []
         begin_turn(state, events)
-        settle(state, events)
+        settle(state, events, open_battles)
         return Outcome(state=state, events=events, finished=state.phase == "finished")
 
     def pending(self, state: Any) -> list[Request]:
@@ -77,7 +77,7 @@ class OrbitsRuleset:
             raise InvalidState("No turn is open now: this step takes sealed submissions.")
         events: list[Event] = []
         act_turn(st, seat, action, events)
-        settle(st, events)
+        settle(st, events, open_battles)
         return Outcome(state=st, events=events, finished=st.phase == "finished")
 
     def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:

@@ -1,0 +1,118 @@
+"""An HRFT battle that fights a battle of an FTCamp campaign (H-D28): the link is checked and
+the roster built here, from the parent's full state, so the /battle cog never reads it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.campaign.core import Ctx, ServiceCore
+from bot.campaign.models import Actor
+from bot.errors import InvalidInput, NotFound, PermissionDenied
+from bot.rules.ftcamp.model import State as FtcampState
+from bot.rules.hrft.gm import design_problem
+from bot.rules.hrft.link import battle_ids, find_battle, linked_craft, looks_like_battle
+
+
+@dataclass(frozen=True)
+class BattleLink:
+    """What ``/battle start`` may say about the FTCamp battle it fights: preview lines for
+    the thread, and the Discord users who own craft in it (to invite them)."""
+
+    lines: list[str]
+    players: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Parent:
+    name: str
+    battle_id: str
+    round: int
+    roster: list[dict[str, Any]]
+    users: dict[int, int]  # FTCamp owner seat -> Discord user id (active seats only)
+
+    def preview(self) -> list[str]:
+        """What comes in at /battle begin, what does not and why."""
+        coming, not_in = [], []
+        for e in self.roster:
+            why = design_problem(e["design"])
+            if why:
+                not_in.append(f"not brought in: {e['craft']} ({why})")
+            else:
+                coming.append(f"{e['craft']} ({e['design']}, {e['player']})")
+        lines = [f"From **{self.name}**, battle {self.battle_id} (round {self.round}): "
+                 + (", ".join(coming) + " come in at `/battle begin`." if coming
+                    else "no craft names a sample design.")]
+        return lines + not_in
+
+
+class Links(ServiceCore):
+    async def battle_link(self, actor: Actor, guild_id: int, parent_id: int,
+                          ref: str) -> BattleLink | None:
+        """Checks a battle's parent reference before anything is created; None when the
+        parent is not FTCamp or ``ref`` is a free description. Only the parent's GM (or an
+        admin) may bring its craft in: the roster names every craft of both sides."""
+        parent = await self._parent(parent_id, ref, guild_id, actor)
+        if parent is None:
+            return None
+        players = sorted({parent.users.get(e["owner"], 0) for e in parent.roster} - {0})
+        return BattleLink(parent.preview(), players)
+
+    async def bring_in_linked(self, actor: Actor, channel_id: int) -> int:
+        """GM, after the battle began: brings in the parent battle's craft (H-D28), the
+        result posted in the thread. Returns how many roster entries went in (0: no link)."""
+        campaign_id = await self._id_in_channel(channel_id)
+        roster = await self._linked_roster(actor, campaign_id)
+        if roster:
+            await self.gm_act(actor, channel_id,  # type: ignore[attr-defined]
+                              {"type": "bring_in", "roster": json.dumps(roster)})
+        return len(roster)
+
+    async def _linked_roster(self, actor: Actor, campaign_id: int) -> list[dict[str, Any]]:
+        """H-D28 at /battle begin: the parent battle's craft, each under the battle seat of
+        the member who holds its owner's FTCamp seat now (0 when that member did not join).
+        The battle's GM asks; the check is the parent's GM rule, as at /battle start."""
+        ctx = await self._load(self.db, campaign_id)
+        self._require_gm(ctx, actor)
+        row = ctx.row
+        if row.parent_id is None or not row.parent_ref:
+            return []
+        starter = Actor(row.gm_user_id, actor.name, actor.is_admin)
+        parent = await self._parent(row.parent_id, row.parent_ref, row.guild_id, starter)
+        if parent is None:
+            return []
+        roster = []
+        for entry in parent.roster:
+            user = parent.users.get(entry["owner"])
+            mine = ctx.seat_of(user) if user is not None else None
+            fields = {k: v for k, v in entry.items() if k != "owner"}  # the battle knows seats
+            roster.append({**fields, "seat": mine.seat if mine is not None else 0})
+        return roster
+
+    async def _parent(self, parent_id: int, ref: str, guild_id: int,
+                      actor: Actor) -> _Parent | None:
+        try:
+            ctx: Ctx | None = await self._load(self.db, parent_id)
+        except NotFound:
+            ctx = None
+        if ctx is None or ctx.row.guild_id != guild_id:
+            raise NotFound(f"There is no parent campaign with id {parent_id} on this server.")
+        if not isinstance(ctx.state, FtcampState) or not ref.strip():
+            return None
+        found = find_battle(ctx.state, ref)
+        if found is None:
+            if not looks_like_battle(ref):
+                return None  # a free description of the battle, as for any parent
+            known = ", ".join(battle_ids(ctx.state)) or "none yet"
+            raise InvalidInput(f"Campaign {parent_id} has no battle '{ref.strip()}'. Battles "
+                               f"of its latest battle lists (hex/sector): {known}.")
+        if not ctx.is_gm(actor):
+            raise PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
+                                   "brings in its craft.")
+        round_no, battle = found
+        users = {p.seat: p.user_id for p in ctx.players if p.active}
+        roster = [{"craft": c.craft, "group": c.group, "seat": 0, "player": c.owner_name,
+                   "design": c.design, "owner": c.owner}
+                  for c in linked_craft(ctx.state, battle)]
+        return _Parent(ctx.row.name, battle.id, round_no, roster, users)

@@ -1,0 +1,178 @@
+"""Viewer-scoped reads for the rule-set cogs: what one user may see, pictures, files, GM edits.
+
+The cogs never hold a campaign's full state (DESIGN.md "The service layer"): every read here
+returns what that user may see (``SeatView``), and everything that needs the whole state
+(a GM edit, a scenario export, a picture's view) runs here through the rule set's optional
+hooks, so the cog only passes the user's input and shows the result. One GM rule for every
+cog: ``Ctx.is_gm`` (the campaign's GM, or Manage Server in its guild).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.campaign.core import Ctx, Effects, campaign_info
+from bot.campaign.models import Actor, Picture, SeatView
+from bot.campaign.steps import StepEngine
+from bot.errors import InvalidInput, InvalidState, NotFound
+from bot.render import registry as render_registry
+from bot.rules.base import GM_SEAT, Audience, Event, Outcome
+from storage.db import Tx
+
+
+def draw(ruleset: str, name: str, view: dict[str, Any]) -> bytes:
+    """The one place a requested picture is drawn (PNG bytes); pure and blocking, so callers
+    run it off the event loop."""
+    return render_registry.render(ruleset, name, view)
+
+
+def text_of(filename: str, data: bytes) -> str:
+    """An uploaded file as text; InvalidInput when it is not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{filename} is not UTF-8 text (byte {exc.start}); save it as "
+                           "UTF-8.") from exc
+
+
+class Reads(StepEngine):
+    async def seat_view(self, actor: Actor, channel_id: int) -> SeatView:
+        """The live campaign of the channel as ``actor`` may see it (NotFound outside one)."""
+        return self._seat_view(await self._load(self.db, await self._id_in_channel(channel_id)),
+                               actor)
+
+    async def seat_view_of(self, actor: Actor, campaign_id: int) -> SeatView:
+        """``seat_view`` by campaign id (a DM has no channel of its campaign)."""
+        return self._seat_view(await self._load(self.db, campaign_id), actor)
+
+    @staticmethod
+    def _seat_view(ctx: Ctx, actor: Actor) -> SeatView:
+        mine = ctx.seat_of(actor.user_id)
+        seat = mine.seat if mine is not None else None
+        is_gm = ctx.is_gm(actor)
+        rules, state = ctx.ruleset, ctx.state
+        gm_view = getattr(rules, "gm_view", None)
+        if state is None:
+            view: dict[str, Any] = {}
+        elif is_gm and gm_view is not None:
+            view = gm_view(state)
+        else:
+            view = rules.view(state, seat)
+        asked = ({seat} if seat is not None else set()) | ({GM_SEAT} if is_gm else set())
+        offered = getattr(rules, "gm_actions", None)
+        live = state is not None and ctx.row.status == "running"
+        return SeatView(
+            info=campaign_info(ctx.row, ctx.players), seat=seat, is_gm=is_gm, view=view,
+            requests=[r for r in ctx.pending if r.seat in asked],
+            gm_actions=list(offered(state)) if is_gm and live and offered is not None else [],
+        )
+
+    # ------------------------------------------------------------ pictures and texts
+
+    async def picture(self, actor: Actor, channel_id: int, name: str, *,
+                      focus: str | None = None, public: bool = True) -> Picture:
+        """A picture of the channel's campaign, checked (refusals come here, before a cog
+        defers publicly) but not drawn: ``render`` draws it. ``public`` draws the public
+        view (for the channel); otherwise the user's seat view."""
+        ctx = await self._load(self.db, await self._id_in_channel(channel_id))
+        if ctx.state is None:
+            raise InvalidState("The campaign has not started yet: there is nothing to show.")
+        render_registry.get(ctx.row.ruleset, name)  # NotFound for a picture it does not have
+        mine = ctx.seat_of(actor.user_id)
+        viewer = None if public or mine is None else mine.seat
+        hook = getattr(ctx.ruleset, "picture_view", None)
+        if hook is not None:
+            view, title = hook(ctx.state, viewer, name, focus)
+        else:
+            view, title = ctx.ruleset.view(ctx.state, viewer), ""
+        return Picture(ctx.row.ruleset, name, view, title)
+
+    async def render(self, picture: Picture) -> bytes:
+        """The PNG of a checked picture, drawn in a worker thread (never on the event loop)."""
+        return await asyncio.to_thread(draw, picture.ruleset, picture.name, picture.view)
+
+    async def texts(self, actor: Actor, channel_id: int, name: str) -> list[str]:
+        """Public texts the rule set names (FTCamp ``battles``: the latest battle lists)."""
+        ctx = await self._load(self.db, await self._id_in_channel(channel_id))
+        hook = getattr(ctx.ruleset, "texts", None)
+        if hook is None:
+            raise NotFound(f"{ctx.ruleset.title} has no text '{name}'.")
+        if ctx.state is None:
+            raise InvalidState("The campaign has not started yet (the GM starts it with "
+                               "/campaign start).")
+        return list(hook(ctx.state, name))
+
+    # ------------------------------------------------------------ GM edits and files
+
+    async def gm_edit(self, actor: Actor, channel_id: int, edit: str,
+                      args: dict[str, Any]) -> str:
+        """GM: one named edit of the rule set (its optional ``gm_edit(state, edit, args) ->
+        (state, summary)``, e.g. FTCamp's add/move/remove a group), applied like
+        ``gm_edit_state``: snapshotted for /gm undo, logged for the GM only, the step
+        re-opened. Returns the summary."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> str:
+            self._require_gm(ctx, actor)
+            self._require_live(ctx)
+            hook = getattr(ctx.ruleset, "gm_edit", None)
+            if hook is None:
+                raise InvalidState(f"{ctx.ruleset.title} has no GM edits.")
+            new_state, summary = hook(ctx.state, edit, args)
+            await self._begin_resolution(tx, ctx, fx)
+            outcome = Outcome(state=new_state, events=[
+                Event(audience=Audience.gm(), kind="gm_edit", text=f"GM edit: {summary}")])
+            await self._apply(tx, ctx, fx, outcome, closes_step=True)
+            return str(summary)
+
+        return await self._in_channel(channel_id, run)
+
+    async def load_file(self, actor: Actor, channel_id: int, filename: str, data: bytes) -> str:
+        """GM, before the start: a rule set's setup file (FTCamp scenario TOML) becomes its
+        options; returns what was loaded, for the GM."""
+        ctx = await self._load(self.db, await self._id_in_channel(channel_id))
+        self._require_gm(ctx, actor)
+        hook = getattr(ctx.ruleset, "load_file", None)
+        if hook is None:
+            raise InvalidState(f"{ctx.ruleset.title} takes no setup file.")
+        if ctx.row.status != "setup":
+            raise InvalidState("The campaign has started; a scenario can only be loaded "
+                               "before /campaign start.")
+        changes, summary, need = await asyncio.to_thread(hook, filename, text_of(filename, data))
+        await self.settings(actor, channel_id, changes)  # type: ignore[attr-defined]
+        have = len([p for p in ctx.players if p.active])
+        seats = "" if have == need else (
+            f"\n{have} player(s) have joined; the campaign starts with exactly {need}.")
+        return (f"Loaded {filename}: {summary}\nScenario seat n is the n-th player to join."
+                f"{seats}")
+
+    async def export_file(self, actor: Actor, channel_id: int) -> tuple[str, bytes, str]:
+        """GM: (file name, bytes, note) of the campaign as a setup file (it names every
+        hidden force, so only the GM gets it)."""
+        ctx = await self._load(self.db, await self._id_in_channel(channel_id))
+        self._require_gm(ctx, actor)
+        hook = getattr(ctx.ruleset, "export_file", None)
+        if hook is None:
+            raise InvalidState(f"{ctx.ruleset.title} has no file to export.")
+        seats = len([p for p in ctx.players if p.active])
+        filename, text, note = hook(ctx.state, dict(ctx.row.options), seats)
+        return filename, text.encode("utf-8"), note
+
+    async def upload(self, actor: Actor, channel_id: int, action_type: str, filename: str,
+                     data: bytes) -> list[str]:
+        """An uploaded file as an action of that type (HRFT ``add_file`` for the user's seat,
+        ``add_design`` for the GM): read off the loop (InvalidInput says what is wrong), then
+        submitted. Returns the names the file holds."""
+        view = await self.seat_view(actor, channel_id)
+        ctx = await self._load(self.db, view.info.id)
+        hook = getattr(ctx.ruleset, "upload_names", None)
+        if hook is None:
+            raise InvalidState(f"{ctx.ruleset.title} takes no uploads.")
+        names = await asyncio.to_thread(hook, filename, data)
+        action = {"type": action_type, "filename": filename, "content": text_of(filename, data)}
+        if view.gm_spec(action_type) is not None:
+            await self.gm_act(actor, channel_id, action)  # type: ignore[attr-defined]
+        else:
+            await self.submit(actor, view.info.id, view.info.step_no, action,  # type: ignore[attr-defined]
+                              seat=view.seat)
+        return list(names)
