@@ -85,7 +85,32 @@ def _violations(name: str, imported: set[str]) -> list[str]:
         discord_ok = _under(name, "cogs") or name in DISCORD_ALLOWED
         if top == "discord" and not discord_ok:
             bad.append(f"only cogs/, bot.client and bot.__main__ may import discord: {target}")
+        if _under(name, "cogs") and not _cog_may_import(target):
+            bad.append(f"cogs see the game only through bot.campaign: {target}")
     return bad
+
+
+# What a cog may import besides discord, the standard library, cogs.*, bot.campaign* and
+# bot.errors (DESIGN.md: hidden state never reaches a cog). Each entry reads no campaign state.
+COG_ALLOWLIST = {
+    "bot": "'from bot import x' is checked through x",
+    "bot.client": "the Bot class, to type interaction.client (TYPE_CHECKING only)",
+    "bot.rules.base": "value types the service hands out (Request, ActionSpec) and GM_SEAT",
+    "bot.rules.registry": "rule-set names, titles and help texts for /help and /campaign create",
+    "bot.rules.dice_roll": "/roll's pure dice-expression parser, with the bot's own dice",
+    "bot.rules.orbits.cards": "a pure formatter of card codes (7h -> 7♥) for /orbits hand",
+}
+
+
+def _cog_may_import(target: str) -> bool:
+    return (
+        _top(target) in STDLIB
+        or _under(target, "discord", "cogs", "bot.campaign", "bot.errors")
+        or target in COG_ALLOWLIST
+        # "from bot.rules.orbits import cards" also yields bot.rules.orbits: judged by its names
+        or any(entry.startswith(target + ".") for entry in COG_ALLOWLIST)
+        or any(target.startswith(entry + ".") for entry in COG_ALLOWLIST if entry != "bot")
+    )
 
 
 def test_the_tree_has_modules_to_check() -> None:
@@ -109,6 +134,12 @@ def test_imports_point_one_way(name: str) -> None:
         ("bot.campaign.service", "discord.ui"),
         ("storage.db", "bot.campaign.models"),
         ("bot.settings", "discord"),
+        ("cogs.ftcamp", "bot.rules.ftcamp"),
+        ("cogs.ftcamp", "bot.rules.ftcamp.gm"),
+        ("cogs.battle_read", "bot.rules.hrft.link"),
+        ("cogs.orbits", "bot.render.registry"),
+        ("cogs.battle", "storage.db"),
+        ("cogs.common", "pydantic"),
     ],
 )
 def test_the_checker_catches_wrong_arrows(name: str, target: str) -> None:
@@ -119,3 +150,84 @@ def test_relative_imports_are_resolved(tmp_path: Path) -> None:
     path = tmp_path / "mod.py"
     path.write_text("from .. import errors\nfrom .base import Seat\n", encoding="utf-8")
     assert {"bot.errors", "bot.rules.base"} <= _imports("bot.rules.mod", path)
+
+
+# ---------------------------------------------------------------- import cycles
+#
+# Every import counts, also those inside functions and under TYPE_CHECKING: a cycle hidden
+# in a function body (or kept for type hints) is still two modules that cannot be read,
+# tested or changed one without the other, and it only moves the failure from import time
+# to the first call. The fix is a shared module or a function passed in, never a local import.
+
+
+def _edges(name: str, path: Path) -> set[str]:
+    """The project modules ``name`` imports: ``from pkg import sub`` is an edge to pkg.sub
+    (a module), not to pkg's __init__."""
+    out: set[str] = set()
+    for target in _imports(name, path):
+        if target in MODULES and target != name:
+            out.add(target)
+    # drop "pkg" when the import named a submodule of it: from pkg import sub
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            module = ".".join(base) + (f".{node.module}" if node.module else "")
+        else:
+            module = node.module or ""
+        if all(f"{module}.{a.name}" in MODULES for a in node.names):
+            out.discard(module)
+    return out
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycles() -> None:
+    graph = {name: _edges(name, path) for name, path in MODULES.items()}
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle_in_a_function_body(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("from bot.rules.b import g\n", encoding="utf-8")
+    b.write_text("def g():\n    from bot.rules.a import f\n", encoding="utf-8")
+    graph = {"bot.rules.a": {"bot.rules.b"} & set(_imports("bot.rules.a", a)),
+             "bot.rules.b": {"bot.rules.a"} & set(_imports("bot.rules.b", b))}
+    assert _cycles(graph) == [["bot.rules.a", "bot.rules.b"]]
+    assert _cycles({"x": {"y"}, "y": set()}) == []
