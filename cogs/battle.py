@@ -195,6 +195,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         if (sample is None) == (file is None):
             raise InvalidInput("Give either a sample design or a file, not both or neither; "
                                "the sample list offers the designs shipped with the bot.")
+        # adding a ship may resolve the step or convert a file: longer than 3 seconds
+        await interaction.response.defer(ephemeral=True, thinking=True)
         battle = await _battle(interaction)
         if file is not None:
             await self._add_file(interaction, battle, file)
@@ -212,8 +214,6 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         self, interaction: discord.Interaction, battle: Battle, file: discord.Attachment
     ) -> None:
         require_spec(battle, "add_file", "add ships")
-        # reading and converting a file may take longer than Discord's 3 seconds
-        await interaction.response.defer(ephemeral=True, thinking=True)
         data = await _read_upload(file)
         names = await service_of(interaction).upload(
             actor_of(interaction), campaign_channel_id(interaction), "add_file",
@@ -289,6 +289,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @app_commands.describe(text="e.g. '1a: Corkscrew; Hard About after mid-turn' (at most 300)")
     async def note(self, interaction: discord.Interaction,
                    text: app_commands.Range[str, 1, 300]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # may resolve a step
         battle = await _battle(interaction)
         spec = require_spec(battle, "orders", "write orders")
         service = service_of(interaction)
@@ -370,6 +371,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
 
     @app_commands.command(description="Say you are done with this step (or with setup)")
     async def ready(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # may resolve a step
         battle = await _battle(interaction)
         require_spec(battle, "ready", "say ready")
         await self._submit(interaction, battle, {"type": "ready"})

@@ -200,11 +200,10 @@ class ServiceCore:
         return result, fx, ctx
 
     async def snapshot(self, campaign_id: int) -> Ctx:
-        """The committed campaign (row, seats, rule-set state, open requests) for displays.
+        """The committed campaign (row, seats, rule-set state, open requests), for tests.
 
-        Read-only: the rule-set cogs draw views and pictures from it; every change goes
-        through an intent method. It holds hidden state, so callers show only
-        ``ctx.ruleset.view(ctx.state, seat)`` to a seat, and the public view to the channel."""
+        It holds hidden state, so no cog may use it: cogs read ``seat_view`` and the other
+        viewer-scoped reads of bot/campaign/reads.py."""
         return await self._load(self.db, campaign_id)
 
     async def campaign_in_channel(self, channel_id: int) -> int:

@@ -175,6 +175,12 @@ class Ruleset(Protocol):
     # without the GM ever appearing in ``pending``.
     # Optional: ``demo_options: dict[str, str]``, settings the offline demo uses unless told
     # otherwise (FTCamp has no end of its own: the demo plays one round).
+    # Optional hooks of the service's viewer-scoped reads (bot/campaign/reads.py), so a cog
+    # never holds the state: ``gm_view(state)`` (what the GM sees; default the public view),
+    # ``picture_view(state, viewer, name, focus) -> (view, title)``, ``texts(state, name)``,
+    # ``gm_edit(state, edit, args) -> (state, summary)``, ``load_file(filename, text) ->
+    # (option changes, summary, seats)``, ``export_file(state, options, seats) -> (filename,
+    # text, note)``, ``upload_names(filename, data) -> list[str]``.
 
 
 @runtime_checkable

@@ -1,7 +1,7 @@
 """An FTCamp battle fought in HRFT (H-D28): which battle a reference names, and the craft of
 its groups with the designs they name.
 
-Pure: reads an FTCamp ``State`` (as ``CampaignService.snapshot`` gives it to the cog) and
+Pure: reads an FTCamp ``State`` (the service's battle link, bot/campaign/links.py) and
 returns plain values; the battle's own state never holds FTCamp objects.
 """
 
