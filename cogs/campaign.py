@@ -10,9 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.campaign.models import CampaignStatus, SeatInfo
+from bot.campaign.rulesets import ruleset_info, ruleset_names
 from bot.campaign.settings import brief, is_short
 from bot.errors import InvalidInput, InvalidState, UserError
-from bot.rules import registry
 from cogs.common import (
     CLOSED_DM_HINT,
     MAX_CONTENT,
@@ -34,14 +34,14 @@ async def ruleset_choices(
     typed = current.lower()
     return [
         app_commands.Choice(name=f"{name} ({_title(name)})"[:100], value=name)
-        for name in registry.names()
+        for name in ruleset_names()
         if typed in name.lower()
     ][:25]
 
 
 def _title(name: str) -> str:
     try:
-        return registry.get(name).title
+        return ruleset_info(name).title
     except (UserError, ImportError):
         return "not available"
 
@@ -69,7 +69,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         info = await service_of(interaction).create(
             actor_of(interaction), interaction.guild.id, channel_id, ruleset, name
         )
-        ruleset_obj = registry.get(info.ruleset)
+        ruleset_obj = ruleset_info(info.ruleset)
         await reply(
             interaction,
             f"**{info.name}** ({ruleset_obj.title}) is open for players in this channel. "

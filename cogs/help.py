@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.rules import registry
+from bot.campaign.rulesets import ruleset_info, ruleset_names
 from cogs.campaign import ruleset_choices
 from cogs.common import clip, reply
 
@@ -33,9 +33,9 @@ class HelpCog(commands.Cog):
         self, interaction: discord.Interaction, ruleset: str | None = None
     ) -> None:
         if ruleset is None:
-            await reply(interaction, GENERAL.format(names=", ".join(registry.names())))
+            await reply(interaction, GENERAL.format(names=", ".join(ruleset_names())))
             return
-        rules = registry.get(ruleset)
+        rules = ruleset_info(ruleset)
         text = (
             f"**{rules.title}** (`{rules.name}`, {rules.min_seats} to {rules.max_seats} "
             f"players)\n{rules.help_text}"

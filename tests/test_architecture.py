@@ -96,7 +96,6 @@ COG_ALLOWLIST = {
     "bot": "'from bot import x' is checked through x",
     "bot.client": "the Bot class, to type interaction.client (TYPE_CHECKING only)",
     "bot.rules.base": "value types the service hands out (Request, ActionSpec) and GM_SEAT",
-    "bot.rules.registry": "rule-set names, titles and help texts for /help and /campaign create",
     "bot.rules.dice_roll": "/roll's pure dice-expression parser, with the bot's own dice",
     "bot.rules.orbits.cards": "a pure formatter of card codes (7h -> 7♥) for /orbits hand",
 }
@@ -231,3 +230,15 @@ def test_the_cycle_finder_finds_a_cycle_in_a_function_body(tmp_path: Path) -> No
              "bot.rules.b": {"bot.rules.a"} & set(_imports("bot.rules.b", b))}
     assert _cycles(graph) == [["bot.rules.a", "bot.rules.b"]]
     assert _cycles({"x": {"y"}, "y": set()}) == []
+
+
+FULL_STATE_READS = {"snapshot", "_load", "_cache", "_mutate", "_in_channel"}
+
+
+@pytest.mark.parametrize("name", sorted(m for m in MODULES if _under(m, "cogs")))
+def test_no_cog_reads_the_full_state(name: str) -> None:
+    """``snapshot`` (and the service's private loaders) hand out hidden state: cogs use
+    ``seat_view`` and the other viewer-scoped reads of bot/campaign/reads.py."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert used & FULL_STATE_READS == set()
