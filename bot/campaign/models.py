@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bot.rules.base import Request
+from storage.outbox import Picture
 
 CUSTOM_ID_PREFIX = "adm"
 
@@ -127,6 +128,7 @@ class OutboxMessage:
     channel_id: int | None
     user_id: int | None
     content: str
-    files: list[tuple[str, bytes]]
+    # picture requests, drawn after commit: ``service.outbox_files(message)`` has the PNGs
+    pictures: tuple[Picture, ...]
     panel: PanelRef | None
     attempts: int = 0
