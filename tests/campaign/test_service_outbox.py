@@ -7,12 +7,14 @@ from hypothesis import strategies as st
 
 from bot.campaign import CampaignService, OutboxMessage
 from bot.campaign.messages import MESSAGE_LIMIT, split
+from bot.campaign.outbox import RetryPolicy
 from storage import Database
 from tests.campaign.conftest import (
     ALICE,
     BOB,
     CAROL,
     CHANNEL,
+    GM,
     FakeClock,
     channel_texts,
     dms_to,
@@ -111,3 +113,32 @@ def test_split_keeps_short_texts_whole_and_cuts_on_lines() -> None:
     assert split("a\n\nb") == ["a\n\nb"]
     assert split("   ") == []
     assert split("a" * 1500 + "\n" + "b" * 1500) == ["a" * 1500, "b" * 1500]
+
+
+def test_retry_policy_doubles_from_the_base_up_to_the_cap() -> None:
+    policy = RetryPolicy(max_attempts=8, base_seconds=10, max_seconds=1800)
+    assert [policy.delay(n) for n in range(1, 10)] == [
+        10, 20, 40, 80, 160, 320, 640, 1280, 1800]
+
+
+async def test_retry_later_follows_the_policy_then_gives_up_and_tells_the_gm(
+    db: Database, clock: FakeClock, guess_rules: object
+) -> None:
+    service = CampaignService(db, clock=clock, seed_source=lambda: 1,
+                              outbox_policy=RetryPolicy(3, base_seconds=5, max_seconds=7))
+    await started(service, ALICE, BOB)
+    channel = (await service.outbox_pending(100))[0]
+    assert channel.kind == "channel"
+    now = clock().timestamp()
+    assert await service.outbox_retry_later(channel.id, "HTTP 503") == now + 5
+    assert await service.outbox_retry_later(channel.id, "HTTP 503") == now + 7
+    assert await service.outbox_retry_later(channel.id, "HTTP 503") is None  # the 3rd try
+    rows = await outbox(db)
+    failed = next(r for r in rows if r.id == channel.id)
+    assert failed.status == "failed" and failed.attempts == 3
+    assert "after 3 tries" in (failed.last_error or "")
+    [note] = [r for r in rows if r.notice]
+    assert note.kind == "dm" and note.user_id == GM.user_id and "could not post" in note.content
+    # a notice that fails in turn tells nobody (no chain of notices)
+    await service.outbox_failed(note.id, "HTTP 403 code 50007")
+    assert len([r for r in await outbox(db) if r.notice]) == 1
