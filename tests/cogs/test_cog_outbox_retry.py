@@ -4,7 +4,9 @@ a message has failed; the GM hears of what could not be delivered, never a DM's 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import discord
 import pytest
 import simcord
 
@@ -12,6 +14,8 @@ from bot.client import AdmiraltyBot
 from bot.rules.base import Ruleset
 from bot.rules.dice import ScriptedDice
 from bot.settings import OutboxSettings, Settings
+from storage import outbox as outbox_repo
+from storage.outbox import NewMessage
 from tests.cogs.conftest import ROLL_DICE
 from tests.cogs.simworld import World, dm_texts, texts
 from tests.cogs.test_cog_lifecycle import open_campaign
@@ -131,3 +135,32 @@ async def test_a_restart_keeps_the_retry_count_and_sends_nothing_twice(
     rows = await world.env.bot.service.db.fetchall(
         "SELECT attempts FROM outbox WHERE kind = 'channel' ORDER BY id DESC LIMIT 1")
     assert rows[0]["attempts"] == 3  # the count survived both restarts
+
+
+async def test_a_long_message_cut_off_midway_goes_on_where_it_stopped(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord takes the first piece of an overlong message and refuses the second: the
+    retry posts the second piece only, never the first again."""
+    await open_campaign(world)
+    first, second = "a" * 1900, "b" * 1900
+    real_send = discord.abc.Messageable.send
+
+    async def send_then_fail_next(self: Any, content: Any = None, **kwargs: Any) -> Any:
+        sent = await real_send(self, content, **kwargs)
+        if content == first:  # the next post to this channel (the second piece) fails once
+            # (env.inject_error refuses calls from inside the bot; this is the same fault)
+            world.env.backend.faults.append({
+                "method": "POST", "path": f"/channels/{world.chan.id}/messages",
+                "status": 503, "code": 0, "message": "injected", "times": 1})
+        return sent
+
+    monkeypatch.setattr(discord.abc.Messageable, "send", send_then_fail_next)
+    service = world.env.bot.service
+    async with service.db.transaction() as tx:
+        await outbox_repo.enqueue(tx, [NewMessage(
+            None, "channel", f"{first}\n{second}", channel_id=world.chan.id)],
+            world.env.bot.clock().timestamp())
+    world.env.bot.wake_loops()
+    await world.env.advance_time(600)
+    assert texts(world.chan).count(first) == 1 and texts(world.chan).count(second) == 1
