@@ -18,6 +18,7 @@ from discord.ext import commands
 
 import storage
 from bot.campaign import CampaignService
+from bot.campaign.outbox import RetryPolicy
 from bot.errors import UserError
 from bot.rules.base import Dice
 from bot.rules.dice import SeededDice
@@ -94,9 +95,12 @@ class AdmiraltyBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.db = await storage.open_database(self.db_path)
         timing = getattr(self.config, "timing", None)  # a bare database path keeps defaults
+        outbox = getattr(self.config, "outbox", None)
         self._service = CampaignService(
             self.db, clock=self.clock, wake=self.wake_loops,
             timing_defaults=timing.as_stored() if timing is not None else None,
+            outbox_policy=RetryPolicy(outbox.max_attempts, outbox.retry_base_seconds,
+                                      outbox.retry_max_seconds) if outbox is not None else None,
         )
         for name in COGS:
             await self.load_extension(name)

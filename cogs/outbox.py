@@ -4,7 +4,10 @@ The service writes every outgoing message into the outbox in the same transactio
 game state; the dispatcher sends the rows and marks them, so a crash between commit and
 send loses nothing and sends nothing twice. The scheduler sleeps until the next deadline or
 reminder (``asyncio`` time, which simcord's virtual clock drives) and runs what is due.
-Both wake early when the service says something changed. The waits are discord.py
+Both wake early when the service says something changed. How long a failed message waits
+and when it is given up is the service's one retry policy (config ``[outbox]``); this loop
+only sleeps until the next message may go. Pictures are drawn by the service after commit,
+off the event loop, once per message (``outbox_files``). The waits are discord.py
 ``wait_for`` listeners with a timeout: simcord recognises those as parked (an
 ``asyncio.Event`` wait is not), and a "dirty" flag covers a wake that arrives while a loop
 is busy rather than waiting.
@@ -35,8 +38,6 @@ log = logging.getLogger(__name__)
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 DM_CLOSED_CODE = 50007
 BATCH = 20
-FIRST_BACKOFF = 2.0  # seconds; doubles on each failure in a row
-MAX_BACKOFF = 300.0
 IDLE_POLL = 6 * 3600.0  # a safety net: look at the outbox now and then without a wake
 MAX_SLEEP = 86_400.0  # re-check the schedule at least daily
 RESTART_DELAY = 30.0  # seconds before a crashed loop starts again
@@ -51,9 +52,10 @@ class Loops(commands.Cog):
         self.bot = bot
         self._dirty = {OUTBOX_EVENT: False, SCHEDULE_EVENT: False}
         self._tasks: list[asyncio.Task[None]] = []
-        self._retrying: set[int] = set()
         self._stopping = False
-        self.backoff = FIRST_BACKOFF
+        # outbox id -> pieces of an overlong message already posted: a retry goes on from
+        # there instead of posting them again
+        self._pieces_sent: dict[int, int] = {}
 
     def wake(self) -> None:
         for event in self._dirty:
@@ -115,26 +117,18 @@ class Loops(commands.Cog):
         await self.bot.wait_until_ready()
         while True:
             self._dirty[OUTBOX_EVENT] = False
-            rows = await self.bot.service.outbox_pending(BATCH)
-            failed_now = False
+            service = self.bot.service
+            # Only the oldest unsent message of each destination comes back, so a message
+            # that waits for its retry holds back only the ones after it to the same place.
+            rows = await service.outbox_pending(BATCH)
             for row in rows:
-                if await self.deliver(row):
-                    self._retrying.discard(row.id)
-                else:
-                    self._retrying.add(row.id)
-                    failed_now = True
-                    break  # keep the order: nothing overtakes a message that must wait
-            if rows and not failed_now and len(rows) == BATCH:
-                continue
-            if failed_now:
-                timeout = self.backoff
-                self.backoff = min(MAX_BACKOFF, self.backoff * 2)
-            elif self._retrying:
-                # A row waits for its retry time, which the service keeps: look again soon.
-                timeout = self.backoff
-            else:
-                self.backoff = FIRST_BACKOFF
-                timeout = IDLE_POLL
+                await self.deliver(row)
+            if rows:
+                continue  # sent ones make room for the next of their destination
+            when = await service.outbox_next_attempt()
+            timeout = IDLE_POLL
+            if when is not None:
+                timeout = min(IDLE_POLL, max(1.0, when - self.bot.clock().timestamp()))
             await self._wait(OUTBOX_EVENT, timeout)
 
     async def deliver(self, row: OutboxMessage) -> bool:
@@ -144,16 +138,21 @@ class Loops(commands.Cog):
             message = await self._send(row)
         except discord.HTTPException as error:
             if error.status in RETRY_STATUSES:
-                log.warning("outbox %s: HTTP %s, will retry", row.id, error.status)
-                await service.outbox_retry_later(row.id, f"HTTP {error.status}")
-                return False
+                at = await service.outbox_retry_later(row.id, f"HTTP {error.status}")
+                log.warning("outbox %s: HTTP %s, %s", row.id, error.status,
+                            "will retry" if at is not None else "gave up")
+                if at is None:
+                    self._pieces_sent.pop(row.id, None)
+                return at is None
             if row.kind == "dm" and error.code == DM_CLOSED_CODE and row.user_id is not None:
                 log.info("outbox %s: user %s does not accept DMs", row.id, row.user_id)
                 await service.dm_closed(row.user_id)
             else:
                 log.warning("outbox %s: HTTP %s code %s", row.id, error.status, error.code)
+            self._pieces_sent.pop(row.id, None)
             await service.outbox_failed(row.id, f"HTTP {error.status} code {error.code}")
             return True
+        self._pieces_sent.pop(row.id, None)
         await service.outbox_sent(row.id, message.id)
         return True
 
@@ -161,9 +160,12 @@ class Loops(commands.Cog):
         destination = await self._destination(row)
         pieces = split_content(row.content)
         view = await self._panel_view(row)
-        files = [discord.File(io.BytesIO(data), filename=name) for name, data in row.files]
+        drawn = await self.bot.service.outbox_files(row)  # in a worker thread, once
+        files = [discord.File(io.BytesIO(data), filename=name) for name, data in drawn]
         last: discord.Message | None = None
         for i, piece in enumerate(pieces):
+            if i < self._pieces_sent.get(row.id, 0):
+                continue  # posted by an earlier try of this message
             extra: dict[str, Any] = {}
             if i == len(pieces) - 1:
                 # Files and the panel go with the last piece, under the text they belong to.
@@ -172,6 +174,7 @@ class Loops(commands.Cog):
                 if view is not None:
                     extra["view"] = view
             last = await destination.send(piece, **extra)
+            self._pieces_sent[row.id] = i + 1
         assert last is not None
         return last
 

@@ -168,6 +168,11 @@ class Database:
         self._write_lock = asyncio.Lock()
         self._closed = False
 
+    @property
+    def writing(self) -> bool:
+        """A write transaction is open (its lock is held): nothing slow may run now."""
+        return self._write_lock.locked()
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when the block (or a queued write) fails."""

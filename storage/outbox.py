@@ -1,14 +1,28 @@
-"""Messages waiting to be sent: written in the same transaction as the change they report."""
+"""Messages waiting to be sent: written in the same transaction as the change they report.
+
+A message's pictures are stored as requests (renderer and view); the dispatcher draws them
+when it sends the message, and they are deleted once the message is sent or has failed."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from storage.campaigns import Reader
 from storage.db import Tx
 
-# retry delays in seconds after the 1st, 2nd, ... failure; the last one repeats
-BACKOFF = (10.0, 60.0, 300.0, 1800.0)
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture to attach: ``name`` is the file name; ``renderer`` of rule set ``ruleset``
+    draws ``view``. ``data`` holds bytes drawn before pictures were requests (migration 003)."""
+
+    name: str
+    ruleset: str = ""
+    renderer: str = ""
+    view: dict[str, Any] = field(default_factory=dict)
+    data: bytes | None = None
 
 
 @dataclass
@@ -18,8 +32,9 @@ class NewMessage:
     content: str
     channel_id: int | None = None
     user_id: int | None = None
-    files: list[tuple[str, bytes]] = field(default_factory=list)
+    pictures: list[Picture] = field(default_factory=list)
     panel: tuple[int, int, int] | None = None  # (campaign_id, step_no, seat)
+    notice: bool = False  # the bot's own "could not deliver" note: its failure tells nobody
 
 
 @dataclass
@@ -30,31 +45,51 @@ class OutboxRow:
     channel_id: int | None
     user_id: int | None
     content: str
-    files: list[tuple[str, bytes]]
+    pictures: list[Picture]
     panel: tuple[int, int, int] | None
     status: str
     attempts: int
     next_attempt_at: float
     discord_message_id: int | None
     last_error: str | None
+    notice: bool = False
 
 
 _INSERT = (
     "INSERT INTO outbox (campaign_id, kind, channel_id, user_id, content, panel_campaign_id,"
-    " panel_step_no, panel_seat, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " panel_step_no, panel_seat, notice, next_attempt_at, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_PICTURE = (
+    "INSERT INTO outbox_files (outbox_id, position, name, ruleset, renderer, view, data)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+# Per destination only the oldest pending message may go: a message that waits for a retry
+# holds back the ones after it to the same place, never the others.
+_HEAD = (
+    "status = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox AS older"
+    " WHERE older.status = 'pending' AND older.id < outbox.id AND older.kind = outbox.kind"
+    " AND older.channel_id IS outbox.channel_id AND older.user_id IS outbox.user_id)"
 )
 
 
 def _params(m: NewMessage, now: float) -> tuple[object, ...]:
     panel = m.panel or (None, None, None)
-    return (m.campaign_id, m.kind, m.channel_id, m.user_id, m.content, *panel, now, now)
+    return (m.campaign_id, m.kind, m.channel_id, m.user_id, m.content, *panel, int(m.notice),
+            now, now)
+
+
+def _picture_params(outbox_id: int, position: int, p: Picture) -> tuple[object, ...]:
+    if p.data is not None:
+        return (outbox_id, position, p.name, None, None, None, p.data)
+    return (outbox_id, position, p.name, p.ruleset, p.renderer, json.dumps(p.view), None)
 
 
 async def enqueue(tx: Tx, messages: list[NewMessage], now: float) -> None:
     """Adds the messages in order (ids follow the order, which the dispatcher keeps)."""
     plain: list[tuple[object, ...]] = []
     for m in messages:
-        if not m.files:
+        if not m.pictures:
             plain.append(_params(m, now))
             continue
         if plain:
@@ -62,28 +97,33 @@ async def enqueue(tx: Tx, messages: list[NewMessage], now: float) -> None:
             plain = []
         outbox_id = await tx.insert(_INSERT, _params(m, now))
         await tx.executemany(
-            "INSERT INTO outbox_files (outbox_id, position, name, data) VALUES (?, ?, ?, ?)",
-            [(outbox_id, i, name, data) for i, (name, data) in enumerate(m.files)],
+            _INSERT_PICTURE, [_picture_params(outbox_id, i, p) for i, p in enumerate(m.pictures)]
         )
     if plain:
         await tx.executemany(_INSERT, plain)
 
 
+def _picture(row: Any) -> Picture:
+    if row["data"] is not None:
+        return Picture(row["name"], data=bytes(row["data"]))
+    return Picture(row["name"], row["ruleset"], row["renderer"], json.loads(row["view"]))
+
+
 async def _load(db: Reader, where: str, params: tuple[object, ...]) -> list[OutboxRow]:
     rows = await db.fetchall(f"SELECT * FROM outbox {where}", params)
-    files: dict[int, list[tuple[str, bytes]]] = {}
+    pictures: dict[int, list[Picture]] = {}
     ids = [r["id"] for r in rows]
     if ids:
         for f in await db.fetchall(
-            f"SELECT outbox_id, name, data FROM outbox_files WHERE outbox_id IN"
+            f"SELECT * FROM outbox_files WHERE outbox_id IN"
             f" ({','.join('?' * len(ids))}) ORDER BY outbox_id, position",
             ids,
         ):
-            files.setdefault(f["outbox_id"], []).append((f["name"], bytes(f["data"])))
+            pictures.setdefault(f["outbox_id"], []).append(_picture(f))
     return [
         OutboxRow(
             id=r["id"], campaign_id=r["campaign_id"], kind=r["kind"], channel_id=r["channel_id"],
-            user_id=r["user_id"], content=r["content"], files=files.get(r["id"], []),
+            user_id=r["user_id"], content=r["content"], pictures=pictures.get(r["id"], []),
             panel=(
                 (r["panel_campaign_id"], r["panel_step_no"], r["panel_seat"])
                 if r["panel_campaign_id"] is not None
@@ -91,55 +131,70 @@ async def _load(db: Reader, where: str, params: tuple[object, ...]) -> list[Outb
             ),
             status=r["status"], attempts=r["attempts"], next_attempt_at=r["next_attempt_at"],
             discord_message_id=r["discord_message_id"], last_error=r["last_error"],
+            notice=bool(r["notice"]),
         )
         for r in rows
     ]
 
 
 async def due(db: Reader, now: float, limit: int) -> list[OutboxRow]:
-    """Pending rows whose next attempt is due, oldest first."""
+    """The oldest pending message of each destination, when its next attempt is due, oldest
+    first."""
     return await _load(
-        db, "WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?", (now, limit)
+        db, f"WHERE {_HEAD} AND next_attempt_at <= ? ORDER BY id LIMIT ?", (now, limit)
     )
 
 
 async def next_attempt(db: Reader) -> float | None:
-    row = await db.fetchone("SELECT MIN(next_attempt_at) FROM outbox WHERE status = 'pending'")
+    """When the next message may go (the earliest of each destination's oldest pending one)."""
+    row = await db.fetchone(f"SELECT MIN(next_attempt_at) FROM outbox WHERE {_HEAD}")
     return row[0] if row and row[0] is not None else None
 
 
+async def get(db: Reader, outbox_id: int) -> OutboxRow | None:
+    rows = await _load(db, "WHERE id = ?", (outbox_id,))
+    return rows[0] if rows else None
+
+
 async def mark_sent(tx: Tx, outbox_id: int, discord_message_id: int | None) -> None:
+    """Sent: its picture requests are dropped (the picture lives on Discord now)."""
     await tx.execute(
         "UPDATE outbox SET status = 'sent', attempts = attempts + 1, discord_message_id = ?,"
         " last_error = NULL WHERE id = ?",
         (discord_message_id, outbox_id),
     )
+    await tx.execute("DELETE FROM outbox_files WHERE outbox_id = ?", (outbox_id,))
 
 
-async def mark_retry(tx: Tx, outbox_id: int, error: str, now: float) -> None:
-    row = await tx.fetchone("SELECT attempts FROM outbox WHERE id = ?", (outbox_id,))
-    attempts = int(row[0]) if row else 0
-    delay = BACKOFF[min(attempts, len(BACKOFF) - 1)]
+async def mark_retry(tx: Tx, outbox_id: int, error: str, next_attempt_at: float) -> None:
+    """A failed try; the caller's retry policy chose when to try again."""
     await tx.execute(
         "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?"
         " WHERE id = ? AND status = 'pending'",
-        (error[:500], now + delay, outbox_id),
+        (error[:500], next_attempt_at, outbox_id),
     )
 
 
-async def mark_failed(tx: Tx, outbox_id: int, error: str) -> None:
-    await tx.execute(
+async def mark_failed(tx: Tx, outbox_id: int, error: str) -> bool:
+    """Never tried again; False when it was not pending any more (nothing changed)."""
+    changed = await tx.changed(
         "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?"
-        " WHERE id = ?",
+        " WHERE id = ? AND status = 'pending'",
         (error[:500], outbox_id),
     )
+    await tx.execute("DELETE FROM outbox_files WHERE outbox_id = ?", (outbox_id,))
+    return changed > 0
 
 
 async def drop_pending_panels(tx: Tx, campaign_id: int, user_id: int) -> None:
     """Fails unsent DMs to a user (their DMs are closed): nothing retries them."""
+    where = "campaign_id = ? AND user_id = ? AND kind = 'dm' AND status = 'pending'"
     await tx.execute(
-        "UPDATE outbox SET status = 'failed', last_error = 'DMs closed'"
-        " WHERE campaign_id = ? AND user_id = ? AND kind = 'dm' AND status = 'pending'",
+        f"DELETE FROM outbox_files WHERE outbox_id IN (SELECT id FROM outbox WHERE {where})",
+        (campaign_id, user_id),
+    )
+    await tx.execute(
+        f"UPDATE outbox SET status = 'failed', last_error = 'DMs closed' WHERE {where}",
         (campaign_id, user_id),
     )
 

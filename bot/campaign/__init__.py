@@ -10,14 +10,14 @@ from bot.campaign.models import (
     OutboxMessage,
     Panel,
     PanelRef,
-    Picture,
     SeatInfo,
     SeatView,
     SubmitResult,
+    ViewPicture,
 )
 from bot.campaign.service import CampaignService
 
 __all__ = [
     "Actor", "CampaignInfo", "CampaignService", "CampaignStatus", "LogEntry", "OutboxMessage",
-    "Panel", "PanelRef", "Picture", "SeatInfo", "SeatView", "SubmitResult",
+    "Panel", "PanelRef", "ViewPicture", "SeatInfo", "SeatView", "SubmitResult",
 ]

@@ -127,7 +127,8 @@ class Transcript:
         self.titles[page] = f"direct messages to {name}"
         return page
 
-    def add(self, message: OutboxMessage, when: datetime, panel_note: str) -> None:
+    def add(self, message: OutboxMessage, when: datetime, panel_note: str,
+            files: list[tuple[str, bytes]]) -> None:
         page = self._page(message)
         lines = self.pages.setdefault(page, [])
         # A time heading only when the time moved: most messages of a step share one moment.
@@ -137,7 +138,7 @@ class Transcript:
         if message.kind == "channel" and message.channel_id != CHANNEL_ID:
             lines += [f"*(in channel {message.channel_id})*", ""]
         lines += [_readable_times(message.content.rstrip()) or "(no text)", ""]
-        for name, data in message.files:
+        for name, data in files:
             self._image_no += 1
             file_name = f"img-{self._image_no:03d}-{_slug(Path(name).stem)}{Path(name).suffix}"
             (self.folder / file_name).write_bytes(data)
@@ -269,7 +270,8 @@ class DemoRunner:
     async def drain(self, transcript: Transcript) -> None:
         while batch := await self.service.outbox_pending(100):
             for message in batch:
-                transcript.add(message, self.clock(), await self._panel_note(message))
+                files = await self.service.outbox_files(message)  # drawn as the bot does
+                transcript.add(message, self.clock(), await self._panel_note(message), files)
                 self._message_id += 1
                 await self.service.outbox_sent(message.id, self._message_id)
 

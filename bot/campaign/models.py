@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bot.rules.base import ActionSpec, Request
+from storage.outbox import Picture
 
 CUSTOM_ID_PREFIX = "adm"
 
@@ -127,7 +128,8 @@ class OutboxMessage:
     channel_id: int | None
     user_id: int | None
     content: str
-    files: list[tuple[str, bytes]]
+    # picture requests, drawn after commit: ``service.outbox_files(message)`` has the PNGs
+    pictures: tuple[Picture, ...]
     panel: PanelRef | None
     attempts: int = 0
 
@@ -165,7 +167,7 @@ class SeatView:
 
 
 @dataclass(frozen=True)
-class Picture:
+class ViewPicture:
     """A picture checked and ready to draw (``CampaignService.picture``): the view is one
     the user may see; ``CampaignService.render`` draws it off the event loop."""
 

@@ -1,44 +1,169 @@
-"""The outbox API for the dispatcher (the Discord side sends; this side records)."""
+"""The outbox API for the dispatcher (the Discord side sends; this side records).
+
+Also the ONE retry policy (config ``[outbox]``): how long to wait after a failed send, when
+to give up, and whom to tell then. Pictures are drawn here, after commit and off the event
+loop, once per message (kept in memory until the message is sent or has failed)."""
 
 from __future__ import annotations
 
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from bot.campaign import pictures
 from bot.campaign.core import ServiceCore
 from bot.campaign.models import OutboxMessage, PanelRef
 from storage import campaigns, players
 from storage import outbox as repo
-from storage.outbox import NewMessage
+from storage.db import Tx
+from storage.outbox import NewMessage, OutboxRow
+
+log = logging.getLogger(__name__)
+
+# Messages whose pictures are kept drawn between a failed try and the next: only the oldest
+# message of each destination is ever tried, so this bounds memory without redrawing.
+DRAWN_MESSAGES = 32
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """``[outbox]``: the wait after the n-th failed try is ``base_seconds * 2**(n-1)``, at
+    most ``max_seconds``; after ``max_attempts`` tries the message has failed."""
+
+    max_attempts: int = 8
+    base_seconds: float = 10.0
+    max_seconds: float = 1800.0
+
+    def delay(self, failures: int) -> float:
+        return min(self.max_seconds, self.base_seconds * 2.0 ** max(0, failures - 1))
 
 
 class OutboxApi(ServiceCore):
+    def __init__(self, *args: Any, outbox_policy: RetryPolicy | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.outbox_policy = outbox_policy or RetryPolicy()
+        self._drawn: OrderedDict[int, list[tuple[str, bytes]]] = OrderedDict()
+
     async def outbox_pending(self, limit: int = 50) -> list[OutboxMessage]:
-        """Messages due for (another) attempt, oldest first."""
+        """Messages due for (another) attempt, oldest first; per destination only the oldest
+        unsent one, so nothing overtakes a message that waits for its retry."""
         rows = await repo.due(self.db, self._now(), limit)
         return [
             OutboxMessage(
                 id=r.id, campaign_id=r.campaign_id, kind=r.kind,  # type: ignore[arg-type]
-                channel_id=r.channel_id, user_id=r.user_id, content=r.content, files=r.files,
+                channel_id=r.channel_id, user_id=r.user_id, content=r.content,
+                pictures=tuple(r.pictures),
                 panel=PanelRef(*r.panel) if r.panel else None, attempts=r.attempts,
             )
             for r in rows
         ]
 
+    async def outbox_files(self, message: OutboxMessage) -> list[tuple[str, bytes]]:
+        """The message's pictures as ``(file name, PNG bytes)``, drawn in a worker thread the
+        first time and kept until the message is sent or has failed (a retry sends the
+        same bytes without drawing again)."""
+        if message.id in self._drawn:
+            self._drawn.move_to_end(message.id)
+            return self._drawn[message.id]
+        files: list[tuple[str, bytes]] = []
+        for pic in message.pictures:
+            if pic.data is not None:
+                files.append((pic.name, pic.data))
+                continue
+            try:
+                files.append((pic.name, await pictures.draw(pic.ruleset, pic.renderer, pic.view)))
+            except Exception:  # a renderer bug must not hold the message back for good
+                log.exception("outbox %s: drawing %s failed; sent without it", message.id,
+                              pic.name)
+        self._drawn[message.id] = files
+        while len(self._drawn) > DRAWN_MESSAGES:
+            self._drawn.popitem(last=False)
+        return files
+
     async def outbox_next_attempt(self) -> float | None:
-        """Epoch seconds of the earliest pending message (for the dispatcher's sleep)."""
+        """Epoch seconds when the next message may go (for the dispatcher's sleep)."""
         return await repo.next_attempt(self.db)
 
     async def outbox_sent(self, outbox_id: int, discord_message_id: int | None) -> None:
         async with self.db.transaction() as tx:
             await repo.mark_sent(tx, outbox_id, discord_message_id)
+        self._drawn.pop(outbox_id, None)
 
-    async def outbox_retry_later(self, outbox_id: int, error: str) -> None:
-        """A transient failure: tried again after a growing delay."""
+    async def outbox_retry_later(self, outbox_id: int, error: str) -> float | None:
+        """A transient failure (rate limit, server error): tried again after the configured
+        backoff; returns when, or None when that was the last try (then it has failed and
+        the GM is told, as by ``outbox_failed``)."""
+        now = self._now()
         async with self.db.transaction() as tx:
-            await repo.mark_retry(tx, outbox_id, error, self._now())
+            row = await repo.get(tx, outbox_id)
+            if row is None or row.status != "pending":
+                return None
+            failures = row.attempts + 1
+            if failures < self.outbox_policy.max_attempts:
+                at = now + self.outbox_policy.delay(failures)
+                await repo.mark_retry(tx, outbox_id, error, at)
+                return at
+            await self._fail(tx, row, f"{error} (after {failures} tries)", gave_up=True)
+        self._after_failure(outbox_id)
+        return None
 
     async def outbox_failed(self, outbox_id: int, error: str) -> None:
-        """A permanent failure: never tried again."""
+        """A permanent failure (no access, no such channel): never tried again; the GM is
+        told (never the content of a DM)."""
         async with self.db.transaction() as tx:
-            await repo.mark_failed(tx, outbox_id, error)
+            row = await repo.get(tx, outbox_id)
+            if row is None:
+                return
+            await self._fail(tx, row, error, gave_up=False)
+        self._after_failure(outbox_id)
+
+    def _after_failure(self, outbox_id: int) -> None:
+        self._drawn.pop(outbox_id, None)
+        if self._wake is not None:
+            self._wake()
+
+    async def _fail(self, tx: Tx, row: OutboxRow, error: str, *, gave_up: bool) -> None:
+        if not await repo.mark_failed(tx, row.id, error):
+            return  # already failed (closed DMs fail a user's pending DMs at once)
+        if row.notice or row.campaign_id is None:
+            return  # a failed notice tells nobody: no chain of notices about notices
+        notes = await self._undelivered(tx, row, gave_up)
+        await repo.enqueue(tx, notes, self._now())
+
+    async def _undelivered(self, tx: Tx, row: OutboxRow, gave_up: bool) -> list[NewMessage]:
+        """Who hears of a message that could not be delivered: the GM by DM (a channel
+        message's failure, or a player's DM: only that it failed, never what it said), and
+        the channel when a DM failed, so its reader knows to use /orders."""
+        campaign = await campaigns.get(tx, row.campaign_id or 0)
+        if campaign is None:
+            return []
+        why = ("Discord kept refusing it, so I stopped trying" if gave_up
+               else "Discord refused it")
+        game = f"**{campaign.name}**"
+        if row.kind == "channel":
+            return [NewMessage(
+                campaign.id, "dm", f"I could not post a message of {game} in "
+                f"<#{row.channel_id}>: {why}. Check that I can see that channel and send "
+                "messages and files there; /campaign status there shows where the game stands.",
+                user_id=campaign.gm_user_id, notice=True,
+            )]
+        who = "the GM" if row.user_id == campaign.gm_user_id else next(
+            (p.name for p in await players.of_campaign(tx, campaign.id)
+             if p.user_id == row.user_id and p.active), "a player")
+        notes = [NewMessage(
+            campaign.id, "channel", f"I could not deliver a direct message to {who}: {why}. "
+            "Use /orders here to see and give your orders, and /campaign status for the game.",
+            channel_id=campaign.channel_id, notice=True,
+        )]
+        if row.user_id != campaign.gm_user_id:
+            notes.append(NewMessage(
+                campaign.id, "dm", f"A direct message of {game} to {who} could not be "
+                f"delivered: {why}. They can use /orders in the campaign channel.",
+                user_id=campaign.gm_user_id, notice=True,
+            ))
+        return notes
 
     async def dm_closed(self, user_id: int) -> None:
         """The user cannot get DMs: their seats stop getting them, and each campaign's

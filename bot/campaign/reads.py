@@ -12,19 +12,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.campaign import pictures
 from bot.campaign.core import Ctx, Effects, campaign_info
-from bot.campaign.models import Actor, Picture, SeatView
+from bot.campaign.models import Actor, SeatView, ViewPicture
 from bot.campaign.steps import StepEngine
 from bot.errors import InvalidInput, InvalidState, NotFound
 from bot.render import registry as render_registry
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome
 from storage.db import Tx
-
-
-def draw(ruleset: str, name: str, view: dict[str, Any]) -> bytes:
-    """The one place a requested picture is drawn (PNG bytes); pure and blocking, so callers
-    run it off the event loop."""
-    return render_registry.render(ruleset, name, view)
 
 
 def text_of(filename: str, data: bytes) -> str:
@@ -71,7 +66,7 @@ class Reads(StepEngine):
     # ------------------------------------------------------------ pictures and texts
 
     async def picture(self, actor: Actor, channel_id: int, name: str, *,
-                      focus: str | None = None, public: bool = True) -> Picture:
+                      focus: str | None = None, public: bool = True) -> ViewPicture:
         """A picture of the channel's campaign, checked (refusals come here, before a cog
         defers publicly) but not drawn: ``render`` draws it. ``public`` draws the public
         view (for the channel); otherwise the user's seat view."""
@@ -86,11 +81,11 @@ class Reads(StepEngine):
             view, title = hook(ctx.state, viewer, name, focus)
         else:
             view, title = ctx.ruleset.view(ctx.state, viewer), ""
-        return Picture(ctx.row.ruleset, name, view, title)
+        return ViewPicture(ctx.row.ruleset, name, view, title)
 
-    async def render(self, picture: Picture) -> bytes:
+    async def render(self, picture: ViewPicture) -> bytes:
         """The PNG of a checked picture, drawn in a worker thread (never on the event loop)."""
-        return await asyncio.to_thread(draw, picture.ruleset, picture.name, picture.view)
+        return await pictures.draw(picture.ruleset, picture.name, picture.view)
 
     async def texts(self, actor: Actor, channel_id: int, name: str) -> list[str]:
         """Public texts the rule set names (FTCamp ``battles``: the latest battle lists)."""

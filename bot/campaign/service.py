@@ -17,4 +17,5 @@ class CampaignService(Lifecycle, Submissions, GmTools, Reads, Links, Scheduler, 
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
-    ``dice_factory(seed, stream)`` builds the dice of one resolution (default SeededDice)."""
+    ``dice_factory(seed, stream)`` builds the dice of one resolution (default SeededDice);
+    ``outbox_policy`` (a ``RetryPolicy`` from config ``[outbox]``) how failed sends are retried."""

@@ -9,12 +9,11 @@ from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects, ServiceCore, step_keys
 from bot.campaign.settings import timing
 from bot.errors import InvalidState, RulesError
-from bot.render import registry as render_registry
 from bot.rules.base import GM_SEAT, ActionSpec, Event, Outcome, Request
 from storage import campaigns, timers, turns
 from storage.db import Tx
 from storage.events import EventRow
-from storage.outbox import NewMessage
+from storage.outbox import NewMessage, Picture
 from storage.turns import Snapshot
 
 
@@ -23,9 +22,10 @@ class Mail:
     """Texts and files gathered per destination, sent as few messages as possible."""
 
     public: list[str] = field(default_factory=list)
-    public_files: list[tuple[str, bytes]] = field(default_factory=list)
+    # picture requests; they are drawn after commit, off the event loop, by the outbox
+    public_files: list[Picture] = field(default_factory=list)
     seats: dict[int, list[str]] = field(default_factory=dict)  # GM_SEAT = the GM
-    files: dict[int, list[tuple[str, bytes]]] = field(default_factory=dict)
+    files: dict[int, list[Picture]] = field(default_factory=dict)
     # The text that goes with a seat's panel. It is a message of its own: clicking the panel
     # rewrites that message, which would wipe a private report (a scan) sent with it.
     panels: dict[int, str] = field(default_factory=dict)
@@ -217,11 +217,12 @@ class StepEngine(ServiceCore):
                 mail.to_seat(dest, ev.text)
                 mail.files.setdefault(dest, []).extend(files)
 
-    def _picture(self, ctx: Ctx, ev: Event) -> tuple[str, bytes]:
+    def _picture(self, ctx: Ctx, ev: Event) -> Picture:
+        """A REQUEST for the picture: the view as of this moment (cheap). Drawing it is not
+        cheap, so that waits until after commit and happens off the event loop."""
         assert ev.image is not None
         view = ctx.ruleset.view(ctx.state, ev.image.viewer)
-        data = render_registry.render(ctx.row.ruleset, ev.image.name, view)
-        return f"{ev.image.name}.png", data
+        return Picture(f"{ev.image.name}.png", ctx.row.ruleset, ev.image.name, view)
 
     def _flush(self, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """One or two channel messages (split at 2000 characters); per seat one DM of private
@@ -231,7 +232,7 @@ class StepEngine(ServiceCore):
         for i, part in enumerate(parts):
             files = mail.public_files[:10] if i == 0 else []
             fx.messages.append(
-                NewMessage(row.id, "channel", part, channel_id=row.channel_id, files=files)
+                NewMessage(row.id, "channel", part, channel_id=row.channel_id, pictures=files)
             )
         for seat in sorted(set(mail.seats) | set(mail.panels)):
             user_id = self._dm_target(ctx, seat)
@@ -241,7 +242,7 @@ class StepEngine(ServiceCore):
             for i, part in enumerate(messages.split("\n".join(texts)) if texts else []):
                 fx.messages.append(NewMessage(
                     row.id, "dm", part, user_id=user_id,
-                    files=mail.files.get(seat, [])[:10] if i == 0 else [],
+                    pictures=mail.files.get(seat, [])[:10] if i == 0 else [],
                 ))
             if seat in mail.panels:
                 fx.messages.append(NewMessage(

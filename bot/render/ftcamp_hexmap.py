@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.render import png
 
 BG = (18, 22, 36)
 GRID = (70, 80, 110)
@@ -77,9 +78,7 @@ def render(view: dict[str, Any]) -> bytes:
                           font=tiny, anchor="mt")
             _names(draw, by_hex.get(name, []), x, y - size * 0.06, size, small)
     _legend(draw, view, height - LEGEND_H + 8, title)
-    out = io.BytesIO()
-    img.save(out, format="PNG")
-    return out.getvalue()
+    return png.encode(img)
 
 
 def _names(draw: ImageDraw.ImageDraw, groups: list[dict[str, Any]], x: float, y: float,

@@ -5,12 +5,12 @@ Orbit A is the innermost ring; sector 1 starts at the top and numbers run clockw
 
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.render import png
 from bot.render.ftcamp_hexmap import Font, _font, owner_colour
 
 SIZE = 900
@@ -121,6 +121,4 @@ def _panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], sector: dict[str, An
 
 
 def _png(img: Image.Image) -> bytes:
-    out = io.BytesIO()
-    img.save(out, format="PNG")
-    return out.getvalue()
+    return png.encode(img)

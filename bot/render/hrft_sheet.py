@@ -8,11 +8,12 @@ else the first ship of the view.
 
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.render import png
 
 WIDTH, HEIGHT = 1000, 800
 CX, CY = 500, 425
@@ -245,6 +246,4 @@ def _draw_hull(draw: ImageDraw.ImageDraw, blocks: list[dict[str, Any]]) -> None:
 
 
 def _png(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
+    return png.encode(image)

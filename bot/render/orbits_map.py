@@ -11,11 +11,12 @@ Readable without colour: each player has a shape and an initial as well as a col
 
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.render import png
 
 WIDTH = 960
 PAD = 16
@@ -281,9 +282,7 @@ def render(view: dict[str, Any]) -> bytes:
                            y + band_h - _transit_height(view, area["id"]) + 12, inner_w,
                            names, labels)
         y += band_h
-    out = io.BytesIO()
-    img.save(out, format="PNG", optimize=True)
-    return out.getvalue()
+    return png.encode(img)
 
 
 TRANSIT_W, TRANSIT_H = 220, 44

@@ -102,20 +102,20 @@ async def test_gm_edits_and_exports_are_the_gm_s(service: CampaignService) -> No
 
 async def test_render_draws_in_a_worker_thread(service: CampaignService,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """A picture never holds the event loop: ``reads.draw`` runs in another thread."""
+    """A picture never holds the event loop: the renderer runs in another thread."""
     import threading
 
-    from bot.campaign import reads
+    from bot.render import registry
 
     await ftcamp_started(service)
     drawn_in: list[int] = []
-    real = reads.draw
+    real = registry.render
 
     def spy(ruleset: str, name: str, view: dict) -> bytes:
         drawn_in.append(threading.get_ident())
         return real(ruleset, name, view)
 
-    monkeypatch.setattr(reads, "draw", spy)
+    monkeypatch.setattr(registry, "render", spy)
     picture = await service.picture(BOB, CHANNEL, "hexmap")
     assert (await service.render(picture)).startswith(PNG)
     assert drawn_in and drawn_in[0] != threading.get_ident()

@@ -5,14 +5,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.campaign import CampaignService
+from bot.campaign import CampaignService, OutboxMessage
 from bot.campaign.messages import MESSAGE_LIMIT, split
+from bot.campaign.outbox import RetryPolicy
 from storage import Database
 from tests.campaign.conftest import (
     ALICE,
     BOB,
     CAROL,
     CHANNEL,
+    GM,
     FakeClock,
     channel_texts,
     dms_to,
@@ -25,32 +27,53 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 async def test_dispatcher_api_pending_sent_retry_failed(
-    service: CampaignService, clock: FakeClock, wakes: list[int]
+    service: CampaignService, clock: FakeClock, wakes: list[int], db: Database
 ) -> None:
     await started(service, ALICE, BOB)
     assert wakes  # every commit that queued messages woke the dispatcher
     pending = await service.outbox_pending(100)
-    assert [m.kind for m in pending][:3] == ["channel", "channel", "channel"]
-    panel = next(m for m in pending if m.panel is not None)
-    assert panel.kind == "dm" and panel.user_id == ALICE.user_id and panel.panel.seat == 1
-    await service.outbox_sent(pending[0].id, 1234)
-    await service.outbox_retry_later(pending[1].id, "HTTP 503")
-    await service.outbox_failed(pending[2].id, "HTTP 403 code 50001")
+    # one message per destination at a time: the channel's oldest, then each DM's
+    assert [m.kind for m in pending] == ["channel", "dm", "dm"]
+    channel, to_alice, to_bob = pending
+    assert to_alice.user_id == ALICE.user_id and to_alice.panel is not None
+    assert to_alice.panel.seat == 1
+    await service.outbox_sent(channel.id, 1234)
+    await service.outbox_retry_later(to_alice.id, "HTTP 503")
+    await service.outbox_failed(to_bob.id, "HTTP 403 code 50001")
     left = [m.id for m in await service.outbox_pending(100)]
-    assert pending[0].id not in left and pending[1].id not in left and pending[2].id not in left
+    assert not {channel.id, to_alice.id, to_bob.id} & set(left)
     clock.advance(1)
-    assert pending[1].id in [m.id for m in await service.outbox_pending(100)]
+    assert to_alice.id in [m.id for m in await service.outbox_pending(100)]
 
 
-async def test_reveal_carries_the_rendered_picture(
+async def _drain_until(service: CampaignService, text: str) -> OutboxMessage:
+    """Marks messages sent, as the dispatcher would, until one containing ``text`` is due."""
+    for _ in range(50):
+        for m in await service.outbox_pending(100):
+            if text in m.content:
+                return m
+            await service.outbox_sent(m.id, None)
+    raise AssertionError(f"no message with {text!r}")
+
+
+async def test_reveal_carries_the_picture_drawn_after_commit(
     service: CampaignService, db: Database
 ) -> None:
     info = await started(service, ALICE, BOB)
     await service.submit(ALICE, info.id, 1, guess(3))
     await service.submit(BOB, info.id, 1, guess(5))
-    reveal = [m for m in await service.outbox_pending(100) if "the die shows" in m.content]
-    assert len(reveal) == 1 and reveal[0].files[0][0] == "board.png"
-    assert reveal[0].files[0][1].startswith(PNG)
+    reveal = await _drain_until(service, "the die shows")
+    # the transaction stored only the request: renderer and view, no PNG
+    assert [(p.name, p.ruleset, p.renderer, p.data) for p in reveal.pictures] == [
+        ("board.png", "guess", "board", None)]
+    files = await service.outbox_files(reveal)
+    assert [name for name, _ in files] == ["board.png"] and files[0][1].startswith(PNG)
+    stored = await db.fetchall("SELECT view, data FROM outbox_files")
+    assert stored and all(r["data"] is None for r in stored)
+    await service.outbox_sent(reveal.id, 1)
+    gone = await db.fetchone("SELECT COUNT(*) FROM outbox_files WHERE outbox_id = ?",
+                             (reveal.id,))
+    assert gone is not None and gone[0] == 0  # sent: its picture is on Discord, not here
     logged = await db.fetchall("SELECT audience, seat, kind FROM events WHERE kind != 'start'")
     assert sorted(tuple(r) for r in logged) == [
         ("public", None, "roll"), ("seat", 1, "locked"), ("seat", 2, "locked")]
@@ -90,3 +113,32 @@ def test_split_keeps_short_texts_whole_and_cuts_on_lines() -> None:
     assert split("a\n\nb") == ["a\n\nb"]
     assert split("   ") == []
     assert split("a" * 1500 + "\n" + "b" * 1500) == ["a" * 1500, "b" * 1500]
+
+
+def test_retry_policy_doubles_from_the_base_up_to_the_cap() -> None:
+    policy = RetryPolicy(max_attempts=8, base_seconds=10, max_seconds=1800)
+    assert [policy.delay(n) for n in range(1, 10)] == [
+        10, 20, 40, 80, 160, 320, 640, 1280, 1800]
+
+
+async def test_retry_later_follows_the_policy_then_gives_up_and_tells_the_gm(
+    db: Database, clock: FakeClock, guess_rules: object
+) -> None:
+    service = CampaignService(db, clock=clock, seed_source=lambda: 1,
+                              outbox_policy=RetryPolicy(3, base_seconds=5, max_seconds=7))
+    await started(service, ALICE, BOB)
+    channel = (await service.outbox_pending(100))[0]
+    assert channel.kind == "channel"
+    now = clock().timestamp()
+    assert await service.outbox_retry_later(channel.id, "HTTP 503") == now + 5
+    assert await service.outbox_retry_later(channel.id, "HTTP 503") == now + 7
+    assert await service.outbox_retry_later(channel.id, "HTTP 503") is None  # the 3rd try
+    rows = await outbox(db)
+    failed = next(r for r in rows if r.id == channel.id)
+    assert failed.status == "failed" and failed.attempts == 3
+    assert "after 3 tries" in (failed.last_error or "")
+    [note] = [r for r in rows if r.notice]
+    assert note.kind == "dm" and note.user_id == GM.user_id and "could not post" in note.content
+    # a notice that fails in turn tells nobody (no chain of notices)
+    await service.outbox_failed(note.id, "HTTP 403 code 50007")
+    assert len([r for r in await outbox(db) if r.notice]) == 1
