@@ -21,6 +21,7 @@ from bot.campaign import CampaignService
 from bot.errors import UserError
 from bot.rules.base import Dice
 from bot.rules.dice import SeededDice
+from bot.settings import ServiceSettings
 
 log = logging.getLogger(__name__)
 
@@ -94,9 +95,11 @@ class AdmiraltyBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.db = await storage.open_database(self.db_path)
         timing = getattr(self.config, "timing", None)  # a bare database path keeps defaults
+        bounds = getattr(self.config, "service", None) or ServiceSettings()
         self._service = CampaignService(
             self.db, clock=self.clock, wake=self.wake_loops,
             timing_defaults=timing.as_stored() if timing is not None else None,
+            undo_depth=bounds.undo_depth, cache_campaigns=bounds.cache_campaigns,
         )
         for name in COGS:
             await self.load_extension(name)

@@ -111,7 +111,7 @@ def test_bad_environment_override_is_reported_with_its_key(tmp_path: Path) -> No
     assert problems == [
         "timing.step_hours: must be >= 0 (from ADMIRALTY_TIMING__STEP_HOURS)",
         "unknown key 'colour' (allowed: database_path, log_level, guild_ids, demo_output, "
-        "timing, outbox) (from ADMIRALTY_COLOUR)",
+        "timing, outbox, service) (from ADMIRALTY_COLOUR)",
     ]
     with pytest.raises(InvalidInput, match="from ADMIRALTY_TIMING__STEP_HOURS"):
         load_settings(path, env=env)

@@ -141,6 +141,10 @@ class GmTools(StepEngine):
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
             self._gm_live(ctx, actor)
             snap = await turns.latest_snapshot(tx, ctx.row.id)
+            if snap is None and ctx.row.resolution_no > 0:
+                # resolution N's snapshot is pruned once N <= newest - undo_depth
+                raise InvalidState(f"I keep only the last {self.undo_depth} resolutions; "
+                                   "nothing older can be undone.")
             if snap is None:
                 raise InvalidState("There is nothing to undo.")
             row = ctx.row

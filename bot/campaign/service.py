@@ -15,4 +15,5 @@ class CampaignService(Lifecycle, Submissions, GmTools, Scheduler, OutboxApi):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
-    ``dice_factory(seed, stream)`` builds the dice of one resolution (default SeededDice)."""
+    ``dice_factory(seed, stream)`` builds the dice of one resolution (default SeededDice);
+    ``undo_depth`` (10) and ``cache_campaigns`` (200) are the config's ``[service]`` bounds."""
