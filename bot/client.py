@@ -22,6 +22,7 @@ from bot.campaign.outbox import RetryPolicy
 from bot.errors import UserError
 from bot.rules.base import Dice
 from bot.rules.dice import SeededDice
+from bot.settings import ServiceSettings
 
 log = logging.getLogger(__name__)
 
@@ -96,11 +97,13 @@ class AdmiraltyBot(commands.Bot):
         self.db = await storage.open_database(self.db_path)
         timing = getattr(self.config, "timing", None)  # a bare database path keeps defaults
         outbox = getattr(self.config, "outbox", None)
+        bounds = getattr(self.config, "service", None) or ServiceSettings()
         self._service = CampaignService(
             self.db, clock=self.clock, wake=self.wake_loops,
             timing_defaults=timing.as_stored() if timing is not None else None,
             outbox_policy=RetryPolicy(outbox.max_attempts, outbox.retry_base_seconds,
                                       outbox.retry_max_seconds) if outbox is not None else None,
+            undo_depth=bounds.undo_depth, cache_campaigns=bounds.cache_campaigns,
         )
         for name in COGS:
             await self.load_extension(name)

@@ -110,6 +110,19 @@ class OutboxSettings(BaseModel):
     )
 
 
+class ServiceSettings(BaseModel):
+    """Bounds on what the service keeps: undo history on disk, campaigns in memory."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    undo_depth: int = Field(
+        default=10, ge=1, le=1000, description="resolutions /gm undo can take back, newest first"
+    )
+    cache_campaigns: int = Field(
+        default=200, ge=1, le=100_000, description="campaigns kept in memory between commands"
+    )
+
+
 class Settings(BaseModel):
     """Everything the bot reads at start-up."""
 
@@ -124,6 +137,7 @@ class Settings(BaseModel):
     demo_output: Path = Field(default=Path("demo-out"), description="folder for demo transcripts")
     timing: TimingSettings = Field(default_factory=TimingSettings)
     outbox: OutboxSettings = Field(default_factory=OutboxSettings)
+    service: ServiceSettings = Field(default_factory=ServiceSettings)
     # Never from the file (see load_settings); excluded so it is never dumped or logged.
     token: SecretStr | None = Field(default=None, exclude=True, repr=False)
 
@@ -146,7 +160,9 @@ class Settings(BaseModel):
         return value
 
 
-_TABLES: dict[str, type[BaseModel]] = {"timing": TimingSettings, "outbox": OutboxSettings}
+_TABLES: dict[str, type[BaseModel]] = {
+    "timing": TimingSettings, "outbox": OutboxSettings, "service": ServiceSettings,
+}
 
 
 def _allowed(model: type[BaseModel]) -> str:

@@ -197,6 +197,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
     async def list_(self, interaction: discord.Interaction) -> None:
         campaign_channel_id(interaction)
         assert interaction.guild is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
         infos = await service_of(interaction).list_campaigns(interaction.guild.id)
         lines = [
             f"**{i.name}** ({i.ruleset}, {i.status}) in <#{i.channel_id}>" for i in infos

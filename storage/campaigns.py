@@ -1,4 +1,4 @@
-"""Campaign rows: create, load, list, and the version-checked update."""
+"""Campaign rows: create, load, and the version-checked update (lists: storage.listing)."""
 
 from __future__ import annotations
 
@@ -113,24 +113,6 @@ async def id_in_channel(db: Reader, channel_id: int) -> int | None:
         "SELECT id FROM campaigns WHERE channel_id = ? AND status != 'ended'", (channel_id,)
     )
     return int(row[0]) if row else None
-
-
-async def live_in_guild(db: Reader, guild_id: int) -> list[CampaignRow]:
-    rows = await db.fetchall(
-        "SELECT * FROM campaigns WHERE guild_id = ? AND status != 'ended' ORDER BY id", (guild_id,)
-    )
-    return [CampaignRow.from_row(r) for r in rows]
-
-
-async def running_of_user(db: Reader, user_id: int) -> list[CampaignRow]:
-    """Running or paused campaigns where the user holds an active seat or is the GM."""
-    rows = await db.fetchall(
-        "SELECT * FROM campaigns c WHERE c.status IN ('running', 'paused') AND ("
-        " c.gm_user_id = ? OR EXISTS (SELECT 1 FROM players p WHERE p.campaign_id = c.id"
-        " AND p.user_id = ? AND p.active = 1)) ORDER BY c.id",
-        (user_id, user_id),
-    )
-    return [CampaignRow.from_row(r) for r in rows]
 
 
 async def save(tx: Tx, row: CampaignRow, now: float, *, state_changed: bool = True) -> None:

@@ -82,15 +82,31 @@ class Snapshot:
     submissions: dict[int, dict[str, Any]]
 
 
-async def put_snapshot(tx: Tx, campaign_id: int, snap: Snapshot, now: float) -> None:
+async def put_snapshot(
+    tx: Tx, campaign_id: int, snap: Snapshot, now: float, *, keep: int
+) -> None:
+    """Stores the state before resolution ``snap.resolution_no`` and deletes the snapshots
+    older than the ``keep`` newest (resolution numbers up to ``snap.resolution_no - keep``):
+    /gm undo never reaches further back, and a full state per resolution kept forever was
+    most of a finished game's database."""
+    if keep < 1:
+        raise ValueError(f"keep must be >= 1, got {keep}")
+    # an undo lowers the resolution number, so a number can come round again: replace it
     await tx.execute(
-        "INSERT OR REPLACE INTO snapshots (campaign_id, resolution_no, state, step_no, step_keys,"
-        " submissions, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO snapshots (campaign_id, resolution_no, state, step_no, step_keys,"
+        " submissions, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (campaign_id, resolution_no) DO UPDATE SET state = excluded.state,"
+        " step_no = excluded.step_no, step_keys = excluded.step_keys,"
+        " submissions = excluded.submissions, created_at = excluded.created_at",
         (
             campaign_id, snap.resolution_no, json.dumps(snap.state), snap.step_no,
             json.dumps(snap.step_keys),
             json.dumps({str(k): v for k, v in snap.submissions.items()}), now,
         ),
+    )
+    await tx.execute(
+        "DELETE FROM snapshots WHERE campaign_id = ? AND resolution_no <= ?",
+        (campaign_id, snap.resolution_no - keep),
     )
 
 

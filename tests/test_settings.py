@@ -111,7 +111,7 @@ def test_bad_environment_override_is_reported_with_its_key(tmp_path: Path) -> No
     assert problems == [
         "timing.step_hours: must be >= 0 (from ADMIRALTY_TIMING__STEP_HOURS)",
         "unknown key 'colour' (allowed: database_path, log_level, guild_ids, demo_output, "
-        "timing, outbox) (from ADMIRALTY_COLOUR)",
+        "timing, outbox, service) (from ADMIRALTY_COLOUR)",
     ]
     with pytest.raises(InvalidInput, match="from ADMIRALTY_TIMING__STEP_HOURS"):
         load_settings(path, env=env)
@@ -167,3 +167,17 @@ def test_timing_defaults_agree_with_the_service(tmp_path: Path) -> None:
     empty = write(tmp_path, "")
     custom = load_settings(empty, env={"ADMIRALTY_TIMING__REMINDERS": "1, 24"})
     assert custom.timing.as_stored()["reminders"] == parse_timing("reminders", "1,24") == [24, 1]
+
+
+def test_service_bounds_are_read_and_checked(tmp_path: Path) -> None:
+    """[service]: how many resolutions /gm undo keeps and how many campaigns stay in memory."""
+    assert load_settings(write(tmp_path, ""), env={}).service.undo_depth == 10
+    path = write(tmp_path, "[service]\nundo_depth = 3\ncache_campaigns = 50\n")
+    settings = load_settings(path, env={"ADMIRALTY_SERVICE__CACHE_CAMPAIGNS": "7"})
+    assert (settings.service.undo_depth, settings.service.cache_campaigns) == (3, 7)
+    bad = write(tmp_path, "[service]\nundo_depth = 0\ncache_campaigns = 0\nsize = 1\n")
+    assert config_problems(bad) == [
+        "service.undo_depth: must be >= 1",
+        "service.cache_campaigns: must be >= 1",
+        "unknown key 'service.size' (allowed: undo_depth, cache_campaigns)",
+    ]

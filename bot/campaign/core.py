@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -11,6 +10,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
+from bot.campaign.cache import KeyedLocks, LruCache
 from bot.campaign.models import Actor, CampaignInfo, SeatInfo
 from bot.campaign.settings import TIMING_DEFAULTS
 from bot.errors import InvalidState, NotFound, PermissionDenied, UserError
@@ -23,10 +23,13 @@ from storage import outbox as outbox_repo
 from storage.campaigns import CampaignRow, Reader, StaleVersion
 from storage.db import Database, Tx
 from storage.events import EventRow
+from storage.listing import CampaignHead
 from storage.outbox import NewMessage
 from storage.players import PlayerRow
 
 T = TypeVar("T")
+DEFAULT_UNDO_DEPTH = 10  # config [service] undo_depth; migration 002 keeps as many
+DEFAULT_CACHE_CAMPAIGNS = 200  # config [service] cache_campaigns
 Clock = Callable[[], datetime]
 DiceFactory = Callable[[int, str], Dice]
 
@@ -112,6 +115,8 @@ class ServiceCore:
         seed_source: Callable[[], int] = new_seed,
         dice_factory: DiceFactory = SeededDice,
         timing_defaults: dict[str, Any] | None = None,
+        undo_depth: int = DEFAULT_UNDO_DEPTH,
+        cache_campaigns: int = DEFAULT_CACHE_CAMPAIGNS,
     ) -> None:
         self.db = db
         # a new campaign's deadline settings (config [timing]); each campaign keeps its own
@@ -120,19 +125,18 @@ class ServiceCore:
         self._wake = wake
         self._seed_source = seed_source
         self._dice_factory = dice_factory
-        self._locks: dict[int, asyncio.Lock] = {}
-        # campaigns as of their last commit here; the version check in campaigns.save()
-        # catches any write made elsewhere, and then the entry is reloaded
-        self._cache: dict[int, Ctx] = {}
+        if undo_depth < 1:
+            raise ValueError(f"undo_depth must be >= 1, got {undo_depth}")
+        # resolutions /gm undo can take back: older snapshots are deleted (config [service])
+        self.undo_depth = undo_depth
+        self._locks = KeyedLocks()
+        # campaigns as of their last commit here, the least recently used dropped beyond
+        # cache_campaigns; the version check in campaigns.save() catches any write made
+        # elsewhere, and then the entry is reloaded
+        self._cache: LruCache[Ctx] = LruCache(cache_campaigns)
 
     def _now(self) -> float:
         return self.clock().timestamp()
-
-    def _lock(self, campaign_id: int) -> asyncio.Lock:
-        lock = self._locks.get(campaign_id)
-        if lock is None:
-            lock = self._locks[campaign_id] = asyncio.Lock()
-        return lock
 
     async def _load(self, tx: Reader, campaign_id: int) -> Ctx:
         """The campaign with its seats and open requests; with ``self.db`` (the reader
@@ -157,7 +161,7 @@ class ServiceCore:
     ) -> T:
         """Runs ``fn`` on the campaign under its lock, in one transaction with everything it
         writes (events, outbox, the version-checked campaign row)."""
-        async with self._lock(campaign_id):
+        async with self._locks.hold(campaign_id):
             for attempt in (1, 2):
                 cached = campaign_id in self._cache
                 try:
@@ -177,7 +181,7 @@ class ServiceCore:
                     # fn may have changed the cached objects before failing
                     self._cache.pop(campaign_id, None)
                     raise
-                self._cache[campaign_id] = ctx
+                self._cache.put(campaign_id, ctx)
                 if (fx.messages or fx.wake) and self._wake is not None:
                     self._wake()
                 return result
@@ -252,7 +256,7 @@ def seat_info(p: PlayerRow) -> SeatInfo:
     return SeatInfo(p.campaign_id, p.seat, p.user_id, p.name, p.active, p.dm_ok)
 
 
-def campaign_info(row: CampaignRow, seats: list[PlayerRow]) -> CampaignInfo:
+def campaign_info(row: CampaignRow | CampaignHead, seats: list[PlayerRow]) -> CampaignInfo:
     return CampaignInfo(
         id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, ruleset=row.ruleset,
         name=row.name, gm_user_id=row.gm_user_id, status=row.status, step_no=row.step_no,

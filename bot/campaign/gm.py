@@ -132,7 +132,8 @@ class GmTools(StepEngine):
         await self._in_channel(channel_id, run)
 
     async def gm_undo(self, actor: Actor, channel_id: int) -> None:
-        """Restores the state before the last resolution and the submissions it used.
+        """Restores the state before the last resolution and the submissions it used; again
+        and again, as far back as the last ``undo_depth`` resolutions (their snapshots).
 
         The restored step gets a NEW step number (panels of the undone step must not
         answer the restored one), the old resolution number (so the same submissions give
@@ -141,6 +142,10 @@ class GmTools(StepEngine):
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
             self._gm_live(ctx, actor)
             snap = await turns.latest_snapshot(tx, ctx.row.id)
+            if snap is None and ctx.row.resolution_no > 0:
+                # P-5: resolution N's snapshot is pruned once N <= newest - undo_depth
+                raise InvalidState(f"I keep only the last {self.undo_depth} resolutions; "
+                                   "nothing older can be undone.")
             if snap is None:
                 raise InvalidState("There is nothing to undo.")
             row = ctx.row

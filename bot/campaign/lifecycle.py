@@ -11,7 +11,7 @@ from bot.campaign.steps import Mail, StepEngine
 from bot.errors import InvalidInput, InvalidState, NotFound
 from bot.rules import registry
 from bot.rules.base import Seat
-from storage import campaigns, players, timers
+from storage import campaigns, listing, players, timers
 from storage.db import Tx
 
 MAX_NAME = 80
@@ -169,12 +169,12 @@ class Lifecycle(StepEngine):
         )
 
     async def list_campaigns(self, guild_id: int) -> list[CampaignInfo]:
-        rows = await campaigns.live_in_guild(self.db, guild_id)
-        return [campaign_info(r, await players.of_campaign(self.db, r.id)) for r in rows]
+        """The guild's campaigns that are not over, by id (one query, no state read)."""
+        return [campaign_info(h, h.seats) for h in await listing.live_in_guild(self.db, guild_id)]
 
     async def campaigns_of_user(self, user_id: int) -> list[CampaignInfo]:
         """Running (or paused) campaigns where the user holds a seat or is the GM, by id (for
         /orders in DMs: some rule sets ask the GM for input). ``gm_user_id`` and ``seats``
         of each tell which: a GM-only campaign has no seat of the user."""
-        rows = await campaigns.running_of_user(self.db, user_id)
-        return [campaign_info(r, await players.of_campaign(self.db, r.id)) for r in rows]
+        heads = await listing.running_of_user(self.db, user_id)
+        return [campaign_info(h, h.seats) for h in heads]

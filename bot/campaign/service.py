@@ -18,4 +18,5 @@ class CampaignService(Lifecycle, Submissions, GmTools, Reads, Links, Scheduler, 
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
     ``dice_factory(seed, stream)`` builds the dice of one resolution (default SeededDice);
-    ``outbox_policy`` (a ``RetryPolicy`` from config ``[outbox]``) how failed sends are retried."""
+    ``outbox_policy`` (a ``RetryPolicy`` from config ``[outbox]``) how failed sends are retried;
+    ``undo_depth`` (10) and ``cache_campaigns`` (200) are the config's ``[service]`` bounds."""

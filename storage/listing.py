@@ -1,0 +1,69 @@
+"""Campaign lists (/campaign list, /orders in DMs): the columns a list shows and the seats, in
+ONE query, without reading (or decoding) any campaign's state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from storage.campaigns import Reader
+from storage.players import PlayerRow
+
+# standard SQL (a LEFT JOIN), so it runs unchanged on PostgreSQL
+_SELECT = (
+    "SELECT c.id, c.guild_id, c.channel_id, c.ruleset, c.name, c.gm_user_id, c.status,"
+    " c.step_no, c.parent_id, c.parent_ref, p.seat, p.user_id AS seat_user_id,"
+    " p.name AS seat_name, p.dm_ok, p.active"
+    " FROM campaigns c LEFT JOIN players p ON p.campaign_id = c.id"
+)
+
+
+@dataclass
+class CampaignHead:
+    """A campaign row without its state, options or settings, with all its seats by number."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    ruleset: str
+    name: str
+    gm_user_id: int
+    status: str
+    step_no: int
+    parent_id: int | None
+    parent_ref: str | None
+    seats: list[PlayerRow] = field(default_factory=list)
+
+
+async def _heads(db: Reader, where: str, params: tuple[object, ...]) -> list[CampaignHead]:
+    rows = await db.fetchall(f"{_SELECT} WHERE {where} ORDER BY c.id, p.seat", params)
+    heads: dict[int, CampaignHead] = {}
+    for r in rows:
+        head = heads.get(r["id"])
+        if head is None:
+            head = heads[r["id"]] = CampaignHead(
+                id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"],
+                ruleset=r["ruleset"], name=r["name"], gm_user_id=r["gm_user_id"],
+                status=r["status"], step_no=r["step_no"], parent_id=r["parent_id"],
+                parent_ref=r["parent_ref"],
+            )
+        if r["seat"] is not None:  # NULL: a campaign nobody has joined yet
+            head.seats.append(PlayerRow(
+                campaign_id=r["id"], seat=r["seat"], user_id=r["seat_user_id"],
+                name=r["seat_name"], dm_ok=bool(r["dm_ok"]), active=bool(r["active"]),
+            ))
+    return list(heads.values())
+
+
+async def live_in_guild(db: Reader, guild_id: int) -> list[CampaignHead]:
+    """The guild's campaigns that are not over, by id."""
+    return await _heads(db, "c.guild_id = ? AND c.status != 'ended'", (guild_id,))
+
+
+async def running_of_user(db: Reader, user_id: int) -> list[CampaignHead]:
+    """Running or paused campaigns where the user holds an active seat or is the GM, by id."""
+    return await _heads(
+        db,
+        "c.status IN ('running', 'paused') AND (c.gm_user_id = ? OR EXISTS (SELECT 1 FROM"
+        " players mine WHERE mine.campaign_id = c.id AND mine.user_id = ? AND mine.active = 1))",
+        (user_id, user_id),
+    )
