@@ -61,10 +61,11 @@ async def test_002_keeps_the_newest_ten_snapshots_of_each_campaign(
         assert kept(1) == [(n, json.dumps({"n": n})) for n in range(51, 61)]
         assert [n for n, _ in kept(2)] == list(range(1, KEEP + 1))
         assert [n for n, _ in kept(3)] == [1, 2, 3, 4]
-        # nothing else is touched: the sent message stays sent, with its file
+        # the sent message stays sent; its file is dropped by migration 003 (sent messages
+        # keep no pictures), not by 002
         assert conn.execute("SELECT status, discord_message_id FROM outbox").fetchall() == [
             ("sent", 555)]
-        assert conn.execute("SELECT COUNT(*) FROM outbox_files").fetchone() == (1,)
+        assert conn.execute("SELECT COUNT(*) FROM outbox_files").fetchone() == (0,)
         assert conn.execute("SELECT COUNT(*) FROM campaigns").fetchone() == (3,)
     finally:
         conn.close()
