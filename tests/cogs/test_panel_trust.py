@@ -208,3 +208,35 @@ async def test_the_gm_seat_panel_answers_the_gm_only(world: World, db_path: Path
 def test_the_secrets_list_matches_what_the_panel_shows() -> None:
     """The refusal checks look for words the panel really carries (see ``table``)."""
     assert "Your guess" in SECRETS and "Guess the roll" in SECRETS
+
+
+async def test_submit_is_acknowledged_before_the_step_resolves(
+    world: World, guess_rules: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord allows 3 seconds for the first answer: the Submit that completes the step
+    answers (a deferred update) before the rules resolve, then edits the panel."""
+    env = world.env
+    seen_at_resolve: list[list[tuple[str, str, object]]] = []
+    real = type(guess_rules).resolve
+
+    def recording(self: object, *args: object) -> object:
+        seen_at_resolve.append([(e.method, e.path, e.json) for e in env.http_requests])
+        return real(self, *args)
+
+    monkeypatch.setattr(type(guess_rules), "resolve", recording)
+    await start(world)
+    await guess(world, "alice", "4")
+    panel = last_panel(world.bob)
+    await world.bob.user.select(panel, ["6"], custom_id=select_id(panel))
+    submit_id = next(i for i in custom_ids(fresh(world.bob, panel)) if ":sub:" in i)
+    count = len(env.http_requests)
+    result = await world.bob.user.click(fresh(world.bob, panel), custom_id=submit_id)
+    assert len(seen_at_resolve) == 1
+    before = seen_at_resolve[0][count:]
+    callbacks = [json for method, path, json in before if path.endswith("/callback")]
+    assert callbacks == [{"type": 6}], before  # the click's only answer so far: deferred
+    assert result.deferred
+    # ... and then the result replaces the panel through the original response
+    assert any(e.method == "PATCH" and e.path.endswith("/messages/@original")
+               for e in env.http_requests[count:])
+    assert "Everyone has submitted" in fresh(world.bob, panel).content
