@@ -65,8 +65,14 @@ class Submissions(StepEngine):
             specs = [a for a in req.actions if a.type == action_type]
             if not specs:
                 raise InvalidInput(f"Unknown action '{action_type}' for this panel.")
-            if field not in {f.name for a in specs for f in a.fields}:
+            fields = [f for a in specs for f in a.fields if f.name == field]
+            if not fields:
                 raise InvalidInput(f"The action '{action_type}' has no field '{field}'.")
+            legal = {o.value for f in fields for o in f.options}
+            bad = [v for v in values if legal and v not in legal]
+            if bad:
+                raise InvalidInput(f"'{bad[0][:40]}' is not one of the choices offered for "
+                                   f"{fields[0].label}.")
             data = await turns.draft(tx, ctx.row.id, step_no, req.seat)
             data.setdefault(action_type, {})[field] = [str(v) for v in values]
             await turns.put_draft(tx, ctx.row.id, step_no, req.seat, data, fx.now)

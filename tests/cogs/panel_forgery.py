@@ -1,10 +1,7 @@
-"""Helpers for the panel trust tests: forged panel messages, what a refusal looks like, and a
-fingerprint of the database to prove that a refusal changed nothing."""
+"""Helpers for the panel trust tests: forged panel messages and what a refusal looks like."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -97,20 +94,6 @@ def assert_refused(result: simcord.InteractionResult, expected: str = NOT_YOURS)
         assert secret not in answer.content, (secret, answer.content)
     assert not answer.components, "a refusal carries no panel"
     return str(answer.content)
-
-
-def fingerprint(db_path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row that an intent could change: campaigns (version, state), seats, drafts,
-    submissions, events, snapshots and the outbox."""
-    con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    try:
-        return {
-            table: con.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()
-            for table in ("campaigns", "players", "drafts", "submissions", "events",
-                          "snapshots")
-        } | {"outbox": con.execute("SELECT id, kind, content FROM outbox ORDER BY id").fetchall()}
-    finally:
-        con.close()
 
 
 def _rows(message: Any) -> list[list[dict[str, Any]]]:

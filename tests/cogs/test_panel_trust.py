@@ -20,7 +20,6 @@ from tests.cogs.panel_forgery import (
     SECRETS,
     answer_of,
     assert_refused,
-    fingerprint,
     forge_dm,
     forge_in,
     ids_for,
@@ -29,6 +28,7 @@ from tests.cogs.panel_forgery import (
 )
 from tests.cogs.simworld import World, custom_ids, fresh, last_panel, select_id
 from tests.cogs.test_cog_lifecycle import guess, start
+from tests.support.dbprint import fingerprint
 
 
 @dataclass
