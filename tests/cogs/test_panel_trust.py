@@ -20,6 +20,7 @@ from tests.cogs.panel_forgery import (
     SECRETS,
     answer_of,
     assert_refused,
+    first_option,
     forge_dm,
     forge_in,
     ids_for,
@@ -240,3 +241,40 @@ async def test_submit_is_acknowledged_before_the_step_resolves(
     assert any(e.method == "PATCH" and e.path.endswith("/messages/@original")
                for e in env.http_requests[count:])
     assert "Everyone has submitted" in fresh(world.bob, panel).content
+
+
+CARD_MARKS = ("♣", "♠", "♥", "♦", "Joker")
+
+
+async def test_an_orbits_hand_stays_with_its_holder(world: World, db_path: Path) -> None:
+    """O-17: only the owner knows a face-down card. Before, a kicked player's old DM panel,
+    and a copy of it pressed by the other player, showed the seat's current hand."""
+    from tests.cogs.test_orbits_discord import open_orbits, seed_campaigns
+    from tests.cogs.test_orbits_discord import panel as orbits_panel
+
+    seed_campaigns(world.env.bot)
+    await open_orbits(world)
+    await world.alice.user.click(orbits_panel(world.alice), label="Depart from Home of alice")
+    old = orbits_panel(world.alice)  # now on the page that offers her cards
+    assert any(mark in str(c.to_dict()) for r in old.components for c in r.children
+               for mark in CARD_MARKS), "the panel offers her cards"
+    ids = custom_ids(old)
+    cid, step, _ = panel_parts(old)
+    crafted = ids_for(cid, step, 1)
+    copy = await forge_in(world, world.chan, [i for i in crafted if ":sel:" not in i])
+    before = fingerprint(db_path)
+    for custom_id in [i for i in crafted if ":sel:" not in i]:
+        text = assert_refused(await press(world.bob, copy, custom_id))
+        assert not any(mark in text for mark in CARD_MARKS)
+    await world.gm.slash(world.chan, "gm kick", player=world.alice)
+    before = fingerprint(db_path)
+    for custom_id in ids:
+        if ":sel:" in custom_id:
+            values = [first_option(old, custom_id)]
+            result = await world.alice.user.select(fresh(world.alice, old), values,
+                                                   custom_id=custom_id)
+        else:
+            result = await world.alice.user.click(fresh(world.alice, old), custom_id=custom_id)
+        text = assert_refused(result)
+        assert not any(mark in text for mark in CARD_MARKS)
+    assert fingerprint(db_path) == before
