@@ -278,3 +278,26 @@ async def test_an_orbits_hand_stays_with_its_holder(world: World, db_path: Path)
         text = assert_refused(result)
         assert not any(mark in text for mark in CARD_MARKS)
     assert fingerprint(db_path) == before
+
+
+async def test_a_refused_submit_after_the_defer_is_still_ephemeral(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refusal comes after the deferred answer: it is a follow-up only the player sees,
+    and the panel stays as it was."""
+    from bot.errors import RulesError
+
+    await start(world)
+
+    async def refuse(*args: object, **kwargs: object) -> None:
+        raise RulesError("Those orders break rule X.")
+
+    monkeypatch.setattr(world.env.bot.service, "submit", refuse)
+    panel = last_panel(world.alice)
+    await world.alice.user.select(panel, ["3"], custom_id=select_id(panel))
+    shown = fresh(world.alice, panel).content
+    result = await world.alice.user.click(fresh(world.alice, panel), label="Submit")
+    assert result.deferred
+    answer = result.followups[0]
+    assert answer.ephemeral and "Those orders break rule X." in answer.content
+    assert fresh(world.alice, panel).content == shown
