@@ -78,8 +78,9 @@ async def press(
 
 
 def answer_of(result: simcord.InteractionResult) -> Any:
-    """The one message the bot answered with (response, else first follow-up)."""
-    answer = result.response if result.response is not None else result.followups[0]
+    """The one message the bot answered with: the first follow-up after a defer (the
+    response is then the panel message itself), else the response."""
+    answer = result.followups[0] if result.followups else result.response
     assert answer is not None, result
     return answer
 
