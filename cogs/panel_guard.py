@@ -87,6 +87,8 @@ class Admitted:
 
     key: PanelKey | None
     _panel: Panel | None = None
+    # set on an item made for a component of the other kind, which it leaves to its own item
+    foreign = False
 
     @property
     def panel(self) -> Panel:
@@ -96,6 +98,8 @@ class Admitted:
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """discord.py calls this before the callback; a refusal is answered here."""
+        if self.foreign:
+            return False
         return await admit(self, interaction)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -32,12 +32,15 @@ from cogs.panel_guard import (
     parse_custom_id,
 )
 
+T = TypeVar("T")
 SELECT_OPTIONS = 25
 SELECTS_PER_PAGE = 4  # the fifth row holds the buttons
 BUTTONS_PER_ROW = 5
 MAX_BUTTONS = 25
-# Every custom id of ours, however mangled, reaches the items (discord.py looks the item up
-# by component type), so a forged or garbled id gets a refusal instead of no answer at all.
+# Every custom id of ours, however mangled, reaches the items, so a forged or garbled id gets
+# a refusal instead of no answer at all. discord.py runs every matching template's factory on
+# the clicked component, so each factory also receives the other kind: it stays silent then
+# (``Admitted.foreign``) and the factory of the right kind answers.
 BUTTON_TEMPLATE = r"adm:(?P<button>.*)"
 SELECT_TEMPLATE = r"adm:(?P<select>.*)"
 
@@ -66,7 +69,8 @@ class PanelButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PanelButton:
-        assert isinstance(item, discord.ui.Button)
+        if not isinstance(item, discord.ui.Button):
+            return _foreign(cls(item, None, "", ""))  # type: ignore[arg-type]  # a Select
         parsed = parse_custom_id(match[0], BUTTON_VERBS)
         return cls(item, parsed.key, parsed.verb, parsed.arg)
 
@@ -88,12 +92,20 @@ class PanelSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PanelSelect:
-        assert isinstance(item, discord.ui.Select)
+        if not isinstance(item, discord.ui.Select):
+            return _foreign(cls(item, None, ""))  # type: ignore[arg-type]  # a Button
         parsed = parse_custom_id(match[0], SELECT_VERBS)
         return cls(item, parsed.key, parsed.arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _handler(interaction).on_select(self, interaction)
+
+
+def _foreign(item: T) -> T:
+    """Marks an item made for a component of the other kind: it stays silent and the item of
+    the right kind answers."""
+    item.foreign = True  # type: ignore[attr-defined]
+    return item
 
 
 def _handler(interaction: discord.Interaction) -> Any:

@@ -36,13 +36,13 @@ def forged_view(ids: list[str], *, buttons_only: bool = False) -> discord.ui.Vie
     for row, custom_id in enumerate(ids):
         if ":sel:" in custom_id and not buttons_only:
             select: discord.ui.Select[Any] = discord.ui.Select(
-                custom_id=custom_id, row=row % 5,
+                custom_id=custom_id,
                 options=[discord.SelectOption(label=n, value=n) for n in "123456"],
             )
             view.add_item(PanelSelect(select, None, ""))
         else:
             button: discord.ui.Button[Any] = discord.ui.Button(
-                label=f"b{row}", custom_id=custom_id, row=row % 5
+                label=f"b{row}", custom_id=custom_id
             )
             view.add_item(PanelButton(button, None, "", ""))
     return view
