@@ -205,8 +205,14 @@ async def test_the_gm_seat_panel_answers_the_gm_only(world: World, db_path: Path
     assert seat == 0
     ids = list(dict.fromkeys(custom_ids(gm_panel) + ids_for(cid, step, 0)))
     before = fingerprint(db_path)
-    for member in (world.alice, world.bob, world.carol, world.admin):
-        copy = await forge_in(world, world.chan, ids)
+    other = world.env.create_guild("Elsewhere")
+    boss = other.create_role("Boss", permissions=discord.Permissions(manage_guild=True))
+    eve = other.add_member(world.env.create_user("eve"), roles=[boss])
+    lobby = other.create_text_channel("lobby")
+    await world.env.settle()
+    places = [(m, world.chan) for m in (world.alice, world.bob, world.carol, world.admin)]
+    for member, channel in [*places, (eve, lobby)]:
+        copy = await forge_in(world, channel, ids)
         for custom_id in ids:
             result = await press(member, copy, custom_id)
             answer = answer_of(result)
