@@ -147,6 +147,9 @@ async def test_a_replaced_player_is_refused_and_the_new_holder_is_not(table: Tab
     before = fingerprint(t.db_path)
     for custom_id in custom_ids(t.panel):
         assert_refused(await press(t.w.alice.user, fresh(t.w.alice, t.panel), custom_id))
+    copy = await forge_dm(t.w, t.w.alice.user, ids_for(t.cid, t.step, 1))
+    for custom_id in ids_for(t.cid, t.step, 1):
+        assert_refused(await press(t.w.alice.user, copy, custom_id))
     assert fingerprint(t.db_path) == before
     # carol got seat 1's panel and may use it.
     carols = last_panel(t.w.carol)
