@@ -125,6 +125,10 @@ async def test_the_holder_is_admitted_on_any_copy_of_her_panel(table: Table) -> 
     result = await press(t.w.alice.user, copy, ids[-1])  # the Select: a draft of "2"
     assert NOT_YOURS not in answer_of(result).content
     assert "Your guess" in fresh(t.w.alice, copy).content
+    for verb in ("open:0", "back", "page:0.1"):  # each redraws her panel in place
+        copy = await forge_dm(t.w, t.w.alice.user, ids)
+        result = await press(t.w.alice.user, copy, f"adm:{t.cid}:{t.step}:1:{verb}")
+        assert not result.ephemeral and "Guess the roll" in fresh(t.w.alice, copy).content
 
 
 async def test_a_kicked_player_is_refused_on_her_old_panel(table: Table) -> None:
