@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.campaign.models import LogEntry
+from bot.errors import InvalidInput
 from cogs.common import (
     actor_for,
     actor_of,
@@ -89,10 +90,16 @@ class GmCog(commands.GroupCog, group_name="gm"):
     @app_commands.command(description="GM: hand a player's seat to someone else")
     @app_commands.describe(old="The player leaving the seat", new="The member taking it over")
     async def replace(
-        self, interaction: discord.Interaction, old: discord.User, new: discord.Member
+        self, interaction: discord.Interaction, old: discord.User, new: discord.User
     ) -> None:
+        # ``new`` is taken as a User and checked here: a Member option fails to convert in a
+        # DM (and for a user who left the server) before any refusal could be given.
+        channel_id = campaign_channel_id(interaction)
+        if not isinstance(new, discord.Member):
+            raise InvalidInput(f"{new.display_name} is not a member of this server; the new "
+                               "holder of a seat must be.")
         await service_of(interaction).gm_replace(
-            actor_of(interaction), campaign_channel_id(interaction), old.id, actor_for(new)
+            actor_of(interaction), channel_id, old.id, actor_for(new)
         )
         await reply(interaction, f"{new.display_name} takes over {old.display_name}'s seat.")
 

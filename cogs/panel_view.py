@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -24,35 +24,25 @@ from bot.campaign.models import Panel
 from bot.errors import InvalidInput
 from bot.rules.base import ActionSpec, InputField, Request
 from cogs.common import clip, timestamp
+from cogs.panel_guard import (
+    BUTTON_VERBS,
+    SELECT_VERBS,
+    Admitted,
+    PanelKey,
+    parse_custom_id,
+)
 
+T = TypeVar("T")
 SELECT_OPTIONS = 25
 SELECTS_PER_PAGE = 4  # the fifth row holds the buttons
 BUTTONS_PER_ROW = 5
 MAX_BUTTONS = 25
-_KEY = r"adm:(?P<cid>\d+):(?P<step>\d+):(?P<seat>\d+)"
-BUTTON_TEMPLATE = _KEY + r":(?P<verb>open|back|page|sub)(?::(?P<arg>[0-9.]+))?"
-SELECT_TEMPLATE = _KEY + r":sel:(?P<arg>[0-9.]+)"
-
-
-@dataclass(frozen=True)
-class PanelKey:
-    """Which panel a component belongs to (the custom id's fixed part)."""
-
-    campaign_id: int
-    step_no: int
-    seat: int
-
-    @classmethod
-    def of(cls, panel: Panel) -> PanelKey:
-        return cls(panel.campaign_id, panel.step_no, panel.seat)
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> PanelKey:
-        return cls(int(match["cid"]), int(match["step"]), int(match["seat"]))
-
-    def custom_id(self, verb: str, arg: str | None = None) -> str:
-        base = f"adm:{self.campaign_id}:{self.step_no}:{self.seat}:{verb}"
-        return f"{base}:{arg}" if arg is not None else base
+# Every custom id of ours, however mangled, reaches the items, so a forged or garbled id gets
+# a refusal instead of no answer at all. discord.py runs every matching template's factory on
+# the clicked component, so each factory also receives the other kind: it stays silent then
+# (``Admitted.foreign``) and the factory of the right kind answers.
+BUTTON_TEMPLATE = r"adm:(?P<button>.*)"
+SELECT_TEMPLATE = r"adm:(?P<select>.*)"
 
 
 @dataclass(frozen=True)
@@ -63,10 +53,15 @@ class Mode:
     page: int = 0
 
 
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
-    """A panel button; its callback is handled by the Panels cog."""
+class PanelButton(
+    Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
+):
+    """A panel button; ``interaction_check`` (``Admitted``) admits only the seat's holder,
+    and its callback is handled by the Panels cog."""
 
-    def __init__(self, item: discord.ui.Button[Any], key: PanelKey, verb: str, arg: str) -> None:
+    def __init__(
+        self, item: discord.ui.Button[Any], key: PanelKey | None, verb: str, arg: str
+    ) -> None:
         super().__init__(item)
         self.key, self.verb, self.arg = key, verb, arg
 
@@ -74,17 +69,22 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PanelButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item, PanelKey.from_match(match), match["verb"], match["arg"] or "")
+        if not isinstance(item, discord.ui.Button):
+            return _foreign(cls(item, None, "", ""))  # type: ignore[arg-type]  # a Select
+        parsed = parse_custom_id(match[0], BUTTON_VERBS)
+        return cls(item, parsed.key, parsed.verb, parsed.arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _handler(interaction).on_button(self, interaction)
 
 
-class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
-    """A panel Select (one chunk of one field); its callback is handled by the Panels cog."""
+class PanelSelect(
+    Admitted, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
+):
+    """A panel Select (one chunk of one field); admitted like ``PanelButton``, its callback
+    is handled by the Panels cog."""
 
-    def __init__(self, item: discord.ui.Select[Any], key: PanelKey, arg: str) -> None:
+    def __init__(self, item: discord.ui.Select[Any], key: PanelKey | None, arg: str) -> None:
         super().__init__(item)
         self.key, self.arg = key, arg
 
@@ -92,11 +92,20 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PanelSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(item, PanelKey.from_match(match), match["arg"])
+        if not isinstance(item, discord.ui.Select):
+            return _foreign(cls(item, None, ""))  # type: ignore[arg-type]  # a Button
+        parsed = parse_custom_id(match[0], SELECT_VERBS)
+        return cls(item, parsed.key, parsed.arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _handler(interaction).on_select(self, interaction)
+
+
+def _foreign(item: T) -> T:
+    """Marks an item made for a component of the other kind: it stays silent and the item of
+    the right kind answers."""
+    item.foreign = True  # type: ignore[attr-defined]
+    return item
 
 
 def _handler(interaction: discord.Interaction) -> Any:

@@ -1,20 +1,21 @@
-"""Handles clicks and choices on panels (see ``cogs.panel_view`` for the layout)."""
+"""Handles clicks and choices on panels (see ``cogs.panel_view`` for the layout).
+
+Every callback here runs only after ``cogs.panel_guard.admit`` has checked that the clicker
+holds the panel's seat, and reads the panel from the admitted item; the service calls act for
+that seat (``seat=``), never for whichever seat the clicker happens to hold."""
 
 from __future__ import annotations
-
-import logging
-from collections.abc import Awaitable, Callable
 
 import discord
 from discord.ext import commands
 
 from bot.campaign.models import Panel
-from bot.errors import InvalidState, UserError
+from bot.errors import InvalidState
 from cogs.common import actor_of, service_of
+from cogs.panel_guard import STALE, PanelKey, load_panel, run_component
 from cogs.panel_view import (
     Mode,
     PanelButton,
-    PanelKey,
     PanelSelect,
     build_action,
     chunks_of,
@@ -25,51 +26,10 @@ from cogs.panel_view import (
     render,
 )
 
-log = logging.getLogger(__name__)
-
-STALE = "This panel is for a step that is over; use /orders to get your current panel."
-APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
-
-
-async def run_component(
-    interaction: discord.Interaction, work: Callable[[], Awaitable[None]]
-) -> None:
-    """The component counterpart of the app-command error handler: a UserError becomes an
-    ephemeral reply; anything else gets a short apology and goes on to discord.py, which
-    logs it with its traceback."""
-    handled = False
-    try:
-        await work()
-        handled = True
-    except UserError as error:
-        handled = True
-        await _ephemeral(interaction, error.message)
-    finally:
-        if not handled:
-            log.error("panel interaction %s failed", interaction.data, exc_info=True)
-            await _ephemeral(interaction, APOLOGY)
-
-
-async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-async def load_panel(interaction: discord.Interaction, key: PanelKey) -> Panel:
-    """The panel behind a component; a step that is over gets the stale-panel answer."""
-    try:
-        return await service_of(interaction).panel(key.campaign_id, key.step_no, key.seat)
-    except InvalidState as error:
-        raise InvalidState(STALE) from error
-
 
 def _ints(arg: str) -> list[int]:
-    try:
-        return [int(part) for part in arg.split(".") if part]
-    except ValueError as error:
-        raise InvalidState(STALE) from error
+    # the argument's syntax was checked when the custom id was parsed (cogs.panel_guard)
+    return [int(part) for part in arg.split(".") if part]
 
 
 class Panels(commands.Cog):
@@ -91,7 +51,7 @@ class Panels(commands.Cog):
         await run_component(interaction, lambda: self._select(item, interaction))
 
     async def _button(self, item: PanelButton, interaction: discord.Interaction) -> None:
-        panel = await load_panel(interaction, item.key)
+        panel = item.panel
         args = _ints(item.arg)
         if item.verb == "back":
             await self._show(interaction, panel, Mode())
@@ -101,10 +61,10 @@ class Panels(commands.Cog):
             spec = _spec_index(panel, args)
             await self._show(interaction, panel, Mode(spec=spec, page=args[1] if args[1:] else 0))
         else:
-            await self._submit(interaction, item.key, panel, _spec_index(panel, args))
+            await self._submit(interaction, PanelKey.of(panel), panel, _spec_index(panel, args))
 
     async def _select(self, item: PanelSelect, interaction: discord.Interaction) -> None:
-        panel = await load_panel(interaction, item.key)
+        panel = item.panel
         args = _ints(item.arg)
         if len(args) != 4:
             raise InvalidState(STALE)
@@ -114,13 +74,12 @@ class Panels(commands.Cog):
             raise InvalidState(STALE)
         field = spec.fields[f]
         values = merge_chunk(field, c, draft_values(panel, spec, field), list(item.item.values))
-        service = service_of(interaction)
-        key = item.key
-        await service.save_draft(
-            actor_of(interaction), key.campaign_id, key.step_no, spec.type, field.name, values
+        key = PanelKey.of(panel)
+        await service_of(interaction).save_draft(
+            actor_of(interaction), key.campaign_id, key.step_no, spec.type, field.name, values,
+            seat=key.seat,
         )
-        panel = await service.panel(key.campaign_id, key.step_no, key.seat)
-        await self._show(interaction, panel, Mode(spec=s, page=page))
+        await self._show(interaction, await load_panel(interaction, key), Mode(spec=s, page=page))
 
     async def _show(self, interaction: discord.Interaction, panel: Panel, mode: Mode) -> None:
         content, view = render(panel, mode)
@@ -130,14 +89,17 @@ class Panels(commands.Cog):
         self, interaction: discord.Interaction, key: PanelKey, panel: Panel, s: int
     ) -> None:
         spec = panel.request.actions[s]
-        action = build_action(panel, spec)
+        action = build_action(panel, spec)  # a missing choice is refused before anything
+        # The last submission resolves the step (rules, pictures): acknowledge within
+        # Discord's 3 seconds first, then edit the panel with the result.
+        await interaction.response.defer()
         service = service_of(interaction)
         result = await service.submit(
-            actor_of(interaction), key.campaign_id, key.step_no, action
+            actor_of(interaction), key.campaign_id, key.step_no, action, seat=key.seat
         )
         summary = describe_action(panel.request, action)
         try:
-            after = await service.panel(key.campaign_id, key.step_no, key.seat)
+            after = await load_panel(interaction, key)
         except InvalidState:
             after = None
         if after is not None:
@@ -150,7 +112,7 @@ class Panels(commands.Cog):
                 note = f"Done: {summary}."
             mode = initial_mode(after.request) if after.request.kind == "sealed" else Mode()
             content, view = render(after, mode, note)
-            await interaction.response.edit_message(content=content, view=view)
+            await interaction.edit_original_response(content=content, view=view)
             return
         if panel.request.kind == "sealed":
             text = (
@@ -159,7 +121,7 @@ class Panels(commands.Cog):
             )
         else:
             text = f"{panel.request.prompt}\nDone: {summary}."
-        await interaction.response.edit_message(content=text, view=None)
+        await interaction.edit_original_response(content=text, view=None)
 
 
 def _spec_index(panel: Panel, args: list[int]) -> int:

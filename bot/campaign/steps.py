@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects, ServiceCore, step_keys
+from bot.campaign.inputs import check_action
 from bot.campaign.settings import timing
 from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Event, Outcome, Request
@@ -42,8 +43,9 @@ def validate_action(request: Request, action: dict[str, Any]) -> None:
     """Checks an action against what the request offers (type, fields, legal options).
 
     Fields declared with no options accept any value: rule sets with richer panels check
-    those themselves."""
-    kind = action.get("type")
+    those themselves. The shape (a flat dict of short values) is checked first, so every
+    caller, GM actions included, gets a refusal rather than a TypeError."""
+    kind = check_action(action).get("type")
     candidates = [spec for spec in request.actions if spec.type == kind]
     if not candidates:
         allowed = ", ".join(dict.fromkeys(spec.type for spec in request.actions))

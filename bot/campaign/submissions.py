@@ -6,15 +6,17 @@ from typing import Any
 
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
+from bot.campaign.inputs import check_action, check_draft, check_id
 from bot.campaign.models import Actor, Panel, SubmitResult
 from bot.campaign.steps import StepEngine, validate_action
-from bot.errors import InvalidInput, InvalidState, PermissionDenied
+from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.rules.base import GM_SEAT, Request
 from storage import timers, turns
 from storage.campaigns import Reader
 from storage.db import Tx
 
 MAX_DRAFT_VALUES = 25
+NOT_YOURS = "This panel belongs to a seat you don't hold; use /orders to get your own panels."
 
 
 class Submissions(StepEngine):
@@ -30,11 +32,19 @@ class Submissions(StepEngine):
         self, campaign_id: int, step_no: int, seat: int, user_id: int | None = None
     ) -> Panel:
         """One panel by its custom-id parts; InvalidState once that step is over. With
-        ``user_id``, refuses (PermissionDenied) a panel of somebody else's seat."""
-        ctx = await self._load(self.db, campaign_id)
-        self._check_step(ctx, step_no)
+        ``user_id``, first refuses (PermissionDenied) anyone but the seat's current holder
+        (the campaign's GM for the GM seat): nothing about the seat, not even whether its step
+        is over, reaches anybody else."""
+        _check_ids(campaign_id, step_no, seat)
+        try:
+            ctx = await self._load(self.db, campaign_id)
+        except NotFound:
+            if user_id is None:
+                raise
+            raise PermissionDenied(NOT_YOURS) from None
         if user_id is not None:
             self._check_owner(ctx, seat, user_id)
+        self._check_step(ctx, step_no)
         reqs = ctx.requests_of(seat)
         if not reqs:
             raise InvalidState(f"Nothing is asked of {ctx.name(seat)} at this step.")
@@ -44,15 +54,25 @@ class Submissions(StepEngine):
         self, actor: Actor, campaign_id: int, step_no: int, action_type: str, field: str,
         values: list[str], seat: int | None = None,
     ) -> None:
-        """Stores a Select choice so the panel survives a restart."""
-        if len(values) > MAX_DRAFT_VALUES:
-            raise InvalidInput(f"At most {MAX_DRAFT_VALUES} values can be chosen.")
+        """Stores a Select choice so the panel survives a restart. Shape and range are
+        checked before anything is loaded (``bot.campaign.inputs``)."""
+        _check_ids(campaign_id, step_no, seat)
+        values = check_draft(action_type, field, values, MAX_DRAFT_VALUES)
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
             self._check_step(ctx, step_no)
             req = self._request_for(ctx, actor, seat)
-            if action_type not in {a.type for a in req.actions}:
+            specs = [a for a in req.actions if a.type == action_type]
+            if not specs:
                 raise InvalidInput(f"Unknown action '{action_type}' for this panel.")
+            fields = [f for a in specs for f in a.fields if f.name == field]
+            if not fields:
+                raise InvalidInput(f"The action '{action_type}' has no field '{field}'.")
+            legal = {o.value for f in fields for o in f.options}
+            bad = [v for v in values if legal and v not in legal]
+            if bad:
+                raise InvalidInput(f"'{bad[0][:40]}' is not one of the choices offered for "
+                                   f"{fields[0].label}.")
             data = await turns.draft(tx, ctx.row.id, step_no, req.seat)
             data.setdefault(action_type, {})[field] = [str(v) for v in values]
             await turns.put_draft(tx, ctx.row.id, step_no, req.seat, data, fx.now)
@@ -65,7 +85,10 @@ class Submissions(StepEngine):
     ) -> SubmitResult:
         """Sealed: stores or replaces the submission and resolves when all are in.
         Turn/open: applies the action at once. ``seat`` picks one when the actor holds more
-        than one (e.g. the GM who also plays)."""
+        than one (e.g. the GM who also plays). Shape and range are checked before anything
+        is loaded (``bot.campaign.inputs``)."""
+        _check_ids(campaign_id, step_no, seat)
+        check_action(action)
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> SubmitResult:
             self._check_step(ctx, step_no)
@@ -130,7 +153,7 @@ class Submissions(StepEngine):
             return
         p = ctx.player(seat)
         if p is None or not p.active or p.user_id != user_id:
-            raise PermissionDenied("That panel belongs to another seat.")
+            raise PermissionDenied(NOT_YOURS)
 
     @staticmethod
     def _request_for(ctx: Ctx, actor: Actor, seat: int | None) -> Request:
@@ -162,3 +185,10 @@ class Submissions(StepEngine):
             draft=await turns.draft(db, ctx.row.id, ctx.row.step_no, req.seat),
             submitted=submitted, deadline=deadline,
         )
+
+
+def _check_ids(campaign_id: object, step_no: object, seat: object) -> None:
+    check_id("campaign id", campaign_id)
+    check_id("step number", step_no)
+    if seat is not None:
+        check_id("seat number", seat)

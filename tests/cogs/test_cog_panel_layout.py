@@ -127,10 +127,20 @@ def test_any_request_renders_within_discord_limits(
 def test_templates_match_the_ids_they_make() -> None:
     import re
 
+    from cogs.panel_guard import BUTTON_VERBS, SELECT_VERBS, PanelKey, parse_custom_id
+
     assert re.fullmatch(BUTTON_TEMPLATE, "adm:1:2:3:sub:0")
     assert re.fullmatch(BUTTON_TEMPLATE, "adm:1:2:3:back")
-    assert not re.fullmatch(BUTTON_TEMPLATE, "adm:1:2:3:sel:0.0.0.0")
     assert re.fullmatch(SELECT_TEMPLATE, "adm:1:2:3:sel:0.0.0.0")
+    # The templates take any id of ours (so a garbled one is refused, not left unanswered);
+    # the strict parser decides what it names.
+    assert parse_custom_id("adm:1:2:3:sub:0", BUTTON_VERBS).key == PanelKey(1, 2, 3)
+    assert parse_custom_id("adm:1:2:3:back", BUTTON_VERBS).verb == "back"
+    assert parse_custom_id("adm:1:2:3:sel:0.0.0.0", BUTTON_VERBS).key is None
+    assert parse_custom_id("adm:1:2:3:sel:0.0.0.0", SELECT_VERBS).arg == "0.0.0.0"
+    for bad in (f"adm:{2**63}:2:3:open:0", "adm:1:2:3:open:x", "adm:1:2:3:open:0.0.0.0.0",
+                "adm:1:2:open:0", "adm:1:2:3:nope", "adm:-1:2:3:open:0", "adm:١:2:3:open:0"):
+        assert parse_custom_id(bad, BUTTON_VERBS).key is None, bad
 
 
 def test_build_action_uses_the_drafts_and_refuses_missing_choices() -> None:

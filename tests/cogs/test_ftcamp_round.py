@@ -75,7 +75,7 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     await choose(w.bob, "Raiders: engage order", "SF")
     await choose(w.bob, "Raiders: parts", "0|1")
     refused = await submit(w.bob)
-    note = refused.response or refused.followups[0]
+    note = refused.followups[0] if refused.followups else refused.response  # after the defer
     assert note.ephemeral
     assert "Raiders may split into at most 1 part(s) on SF (E-7); 2 given" in note.content
     assert len([t for t in texts(w.chan) if "bob's orders are in" in t]) == progress
