@@ -9,6 +9,7 @@ disturbed run) and its median (the typical one).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import statistics
 import sys
@@ -104,7 +105,5 @@ class LoopLagProbe:
     async def __aexit__(self, *exc: object) -> None:
         assert self._task is not None
         self._task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self._task
-        except asyncio.CancelledError:
-            pass

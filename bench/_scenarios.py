@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import _common  # noqa: F401, I001  (puts the repository on sys.path)
+
 from bot.campaign import Actor, CampaignService, Panel
 from bot.campaign.demo import CHANNEL_ID, DemoRunner, VirtualClock
 from bot.render import registry as render_registry
@@ -55,7 +56,7 @@ class Point:
     moves: list[Move]
     now: Any  # the virtual clock's time at the stop
     state: Any
-    predicted: Outcome
+    predicted: Outcome | None  # None when the game was played to its end
     state_json_bytes: int
     seen: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
 
@@ -118,18 +119,20 @@ def _player_action(ruleset: Any, state: Any, panel: Panel, players: dict[int, An
 
 
 async def drive(
-    path: Path, ruleset_name: str, seats: int, target: Target, *,
+    path: Path, ruleset_name: str, seats: int, target: Target | None, *,
     options: dict[str, str] | None = None, max_steps: int = 3000,
-    observe: Callable[[Any, Outcome], None] | None = None,
+    observe: Callable[[Any, Outcome], None] | None = None, stub: bool = True,
 ) -> Point:
-    """Plays a new campaign on the database at ``path`` until ``target`` picks a step."""
+    """Plays a new campaign on the database at ``path`` until ``target`` picks a step; with
+    ``target`` None to the end of the game (or ``max_steps``), pictures drawn for real
+    unless ``stub``."""
     ruleset = rules_registry.get(ruleset_name)
     clock = VirtualClock()
     db = await open_database(path)
     try:
         service = CampaignService(db, clock=clock, seed_source=lambda: SEED)
         runner = DemoRunner(service, db, ruleset, clock, SEED)
-        with stub_renderers():
+        with stub_renderers() if stub else nullcontext():
             await runner.setup(seats, {**getattr(ruleset, "demo_options", {}), **(options or {})})
             point = await _play_until(service, runner, ruleset, target, max_steps, observe)
         point.path, point.now = path, clock.now
@@ -148,7 +151,7 @@ async def _open_panels(service: CampaignService, runner: DemoRunner) -> list[tup
 
 
 async def _play_until(service: CampaignService, runner: DemoRunner, ruleset: Any,
-                      target: Target, max_steps: int,
+                      target: Target | None, max_steps: int,
                       observe: Callable[[Any, Outcome], None] | None) -> Point:
     players: dict[int, Any] = {}
     dice: dict[int, SeededDice] = {}
@@ -158,6 +161,8 @@ async def _play_until(service: CampaignService, runner: DemoRunner, ruleset: Any
             for message in batch:
                 await service.outbox_sent(message.id, message.id)
         ctx = await service.snapshot(cid)
+        if ctx.row.status == "ended" and target is None:
+            return _point(ctx, [], None)
         if ctx.row.status == "ended":
             raise RuntimeError(f"the {ruleset.name} game ended before the bench's target step")
         panels = await _open_panels(service, runner)
@@ -182,12 +187,18 @@ async def _play_until(service: CampaignService, runner: DemoRunner, ruleset: Any
         if predicted is not None:
             if observe is not None:
                 observe(state, predicted)
-            if target(state, predicted):
-                return Point(Path(), cid, ctx.row.step_no, moves, None, state, predicted,
-                             len(_json(ctx.row.state)))
+            if target is not None and target(state, predicted):
+                return _point(ctx, moves, predicted)
         for move in moves:
             await service.submit(move.actor, cid, ctx.row.step_no, move.action, seat=move.seat)
+    if target is None:
+        return _point(await service.snapshot(cid), [], None)
     raise RuntimeError(f"no target step within {max_steps} steps of {ruleset.name}")
+
+
+def _point(ctx: Any, moves: list[Move], predicted: Outcome | None) -> Point:
+    return Point(Path(), ctx.row.id, ctx.row.step_no, moves, None, ctx.state, predicted,
+                 len(_json(ctx.row.state)))
 
 
 def _json(value: Any) -> str:
@@ -199,6 +210,12 @@ def images(outcome: Outcome) -> int:
     return sum(1 for e in outcome.events if e.image is not None)
 
 
+def deployment_end(turn: int) -> Target:
+    """The Orbits submit that ends a Deployment at or after ``turn`` (it draws the maps)."""
+    return lambda state, out: state.phase == "deployment" and state.turn >= turn \
+        and images(out) > 0
+
+
 def clone(path: Path, campaign_id: int, count: int) -> list[int]:
     """Copies the campaign ``count`` times in the (closed) database file; returns the ids,
     the original first. Schema-generic: every table with a ``campaign_id`` column is copied
@@ -208,7 +225,8 @@ def clone(path: Path, campaign_id: int, count: int) -> list[int]:
         tables = [r[0] for r in con.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
         ids = [campaign_id]
-        top_id, top_channel = con.execute("SELECT MAX(id), MAX(channel_id) FROM campaigns").fetchone()
+        top_id, top_channel = con.execute(
+            "SELECT MAX(id), MAX(channel_id) FROM campaigns").fetchone()
         camp_cols = [r[1] for r in con.execute("PRAGMA table_info(campaigns)")]
         rest = [c for c in camp_cols if c not in ("id", "channel_id")]
         for i in range(1, count):

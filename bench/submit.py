@@ -25,8 +25,6 @@ Target (issue 9): resolving submits p99 <= 50 ms on every real rule set at 100/s
 
 from __future__ import annotations
 
-import _common  # noqa: F401, I001  (puts the repository on sys.path)
-
 import argparse
 import asyncio
 import gc
@@ -38,7 +36,7 @@ from typing import Any
 
 from _common import interleave, latency_line, pct, ratio_line
 from _replay import SAMPLE, Group, Recorder, replay
-from _scenarios import Point, clone, copy_db, drive, ftcamp_scenario, images
+from _scenarios import Point, clone, copy_db, deployment_end, drive, ftcamp_scenario, images
 
 from bot.campaign import Actor, CampaignService
 from bot.campaign.demo import VirtualClock
@@ -54,12 +52,6 @@ class Scenario:
     seats: int
     target: Any
     options: dict[str, str] = field(default_factory=dict)
-
-
-def deployment_end(turn: int) -> Any:
-    """The Orbits submit that ends a Deployment at or after ``turn`` (it draws the maps)."""
-    return lambda state, out: state.phase == "deployment" and state.turn >= turn \
-        and images(out) > 0
 
 
 def scenarios(quick: bool) -> dict[str, Scenario]:
