@@ -7,9 +7,11 @@ and the outcome the pure rules predict for the step's actions). ``clone`` then c
 campaign inside the closed database file, so a bench gets many campaigns at exactly the same
 point (same state, seed and step) without playing each one.
 
-While driving, pictures are drawn by a stub renderer (registered through bot.render's public
-``register`` and put back after), so reaching a late Orbits turn costs the rules, not ~30 s
-of maps; the measured rounds use the real renderers.
+While driving, every outbox message is handled as the dispatcher would (``dispatch``: its
+pictures got, then marked sent). Unless asked for real pictures (footprint.py), a stub
+renderer (registered through bot.render's public ``register`` and put back after) draws
+them, so reaching a late Orbits turn costs the rules, not ~30 s of maps; the measured
+rounds use the real renderers.
 """
 
 from __future__ import annotations
@@ -134,7 +136,8 @@ async def drive(
         runner = DemoRunner(service, db, ruleset, clock, SEED)
         with stub_renderers() if stub else nullcontext():
             await runner.setup(seats, {**getattr(ruleset, "demo_options", {}), **(options or {})})
-            point = await _play_until(service, runner, ruleset, target, max_steps, observe)
+            point = await _play_until(service, runner, ruleset, target, max_steps, observe,
+                                      draw=not stub)
         point.path, point.now = path, clock.now
         return point
     finally:
@@ -152,14 +155,12 @@ async def _open_panels(service: CampaignService, runner: DemoRunner) -> list[tup
 
 async def _play_until(service: CampaignService, runner: DemoRunner, ruleset: Any,
                       target: Target | None, max_steps: int,
-                      observe: Callable[[Any, Outcome], None] | None) -> Point:
+                      observe: Callable[[Any, Outcome], None] | None, draw: bool) -> Point:
     players: dict[int, Any] = {}
     dice: dict[int, SeededDice] = {}
     cid = runner.campaign_id
     for _ in range(max_steps):
-        while batch := await service.outbox_pending(100):  # as the dispatcher: sent
-            for message in batch:
-                await service.outbox_sent(message.id, message.id)
+        await dispatch(service, draw=draw)
         ctx = await service.snapshot(cid)
         if ctx.row.status == "ended" and target is None:
             return _point(ctx, [], None)
@@ -194,6 +195,27 @@ async def _play_until(service: CampaignService, runner: DemoRunner, ruleset: Any
     if target is None:
         return _point(await service.snapshot(cid), [], None)
     raise RuntimeError(f"no target step within {max_steps} steps of {ruleset.name}")
+
+
+async def files_of(service: CampaignService, message: Any) -> list[tuple[str, bytes]]:
+    """A message's pictures as the dispatcher gets them: from the service's draw step
+    (``outbox_files``, pictures drawn after commit) where it has one, else from the message."""
+    draw = getattr(service, "outbox_files", None)
+    if draw is not None:
+        return list(await draw(message))
+    return list(getattr(message, "files", []))
+
+
+async def dispatch(service: CampaignService, *, draw: bool = True) -> int:
+    """Does what the dispatcher does with every due message, minus Discord: gets its
+    pictures (unless ``draw`` is off) and marks it sent. Returns the pictures it got."""
+    got = 0
+    while batch := await service.outbox_pending(100):
+        for message in batch:
+            if draw:
+                got += len(await files_of(service, message))
+            await service.outbox_sent(message.id, message.id)
+    return got
 
 
 def _point(ctx: Any, moves: list[Move], predicted: Outcome | None) -> Point:

@@ -5,8 +5,9 @@ late 6-player Orbits Deployment-ending submit is resolved and its pictures prepa
 
 Pictures: each built-in renderer (bot.render registry) on a late-game view: the public and a
 seat's Orbits map after a Deployment at turn 20 of a 6-player game, the FTCamp hexmap of the
-~200-group scenario after its fleet orders, the last FTCamp sector of the demo round, the last
-HRFT damage sheet of the demo battle (games driven by the scripted players, bench/_scenarios.py).
+~200-group scenario (bench/_scenarios.py tiles the demo), the last FTCamp sector of the demo
+round, the last HRFT damage sheet of the demo battle (games driven by the scripted players,
+bench/_scenarios.py).
 Reference: the renderer's own output decoded and encoded again with Pillow's default PNG
 settings (zlib level 6, no optimize). It has the same size and the same pixels, so what
 it costs depends on the picture exactly as the renderer's own encode does: a ratio near 1 means
@@ -15,12 +16,15 @@ path (``optimize=True``, several times a plain encode) shows as a large ratio. A
 would compress far better than a map and flatter every renderer.
 
 Stall: a probe task sleeps 1 ms in a loop and records how late it wakes (bench/_common.py).
-It runs from the start of the submit that ends a late 6-player Orbits Deployment until the
-outbox (``service.outbox_pending``, what the dispatcher reads) holds every picture that
-resolution asked for, polled every 5 ms. So it covers the submit, whatever the service does
+It runs from the start of the submit that ends a late 6-player Orbits Deployment until every
+picture that resolution asked for has been handed over the way the dispatcher gets it
+(bench/_scenarios.py ``dispatch``: ``outbox_pending``, then the service's draw step
+``outbox_files`` where it has one, else the message's own files; each message marked sent),
+tried again every 5 ms until all are there. So it covers the submit, whatever the service does
 after the commit to draw the pictures (inside submit today; after commit once issue 9 item 1
-lands), and the outbox read. Reference: the same probe over an idle loop for the same time,
-rounds interleaved. Targets (issue 9): stall p99 <= 20 ms; a late 6-player Orbits map <= 100 ms.
+lands), and the outbox reads and writes. Reference: the same probe over an idle loop for the
+same time, rounds interleaved.
+Targets (issue 9): stall p99 <= 20 ms; a late 6-player Orbits map <= 100 ms.
 """
 
 from __future__ import annotations
@@ -34,14 +38,15 @@ from pathlib import Path
 from typing import Any
 
 from _common import LoopLagProbe, interleave, latency_line, pct, ratio_line
-from _scenarios import copy_db, deployment_end, drive, ftcamp_scenario, images
+from _scenarios import copy_db, deployment_end, dispatch, drive, ftcamp_scenario, images
 from PIL import Image
 
 from bot.campaign import Actor, CampaignService
 from bot.campaign.demo import VirtualClock
 from bot.render import registry as render_registry
 from bot.rules import registry as rules_registry
-from bot.rules.base import Outcome
+from bot.rules.base import Outcome, Seat
+from bot.rules.dice import SeededDice
 from storage import open_database
 
 MAP_TARGET = 0.100
@@ -67,10 +72,11 @@ async def late_views(tmp: Path, quick: bool) -> tuple[dict[str, Any], Any]:
     turn = 2 if quick else LATE_TURN
     orbits = await drive(tmp / "orbits.db", "orbits", 6, deployment_end(turn))
     _views("orbits", orbits.predicted, views, f", turn {orbits.state.turn}")
-    big = await drive(tmp / "ftcamp-big.db", "ftcamp", 3, lambda s, o: bool(o.events),
-                      options={"scenario": ftcamp_scenario(24 if quick else 200)})
+    # the hexmap at the start of the ~200-group scenario: the rules alone make that state
     ft = rules_registry.get("ftcamp")
-    state = ft.state_model.model_validate(big.predicted.state)
+    options = ft.options_model(scenario=ftcamp_scenario(24 if quick else 200))
+    seats = [Seat(number=n, name=f"P{n}") for n in (1, 2, 3)]
+    state = ft.start(options, seats, SeededDice(1, "bench")).state
     views[f"ftcamp hexmap (public, {len(state.groups)} groups)"] = ("hexmap", ft.view(state, None))
     for name, seats in (("ftcamp", 3), ("hrft", 2)):
         seen: dict[str, Any] = {}
@@ -130,8 +136,7 @@ class Stall:
             cid = self.point.campaign_id
             ctx = await service.snapshot(cid)  # load it into the cache, as play would have
             await service.gm_extend(Actor(ctx.row.gm_user_id, "GM"), ctx.row.channel_id, 1.0)
-            for message in await service.outbox_pending(100):
-                await service.outbox_sent(message.id, message.id)
+            await dispatch(service)
             async with LoopLagProbe() as probe:
                 began = time.perf_counter()
                 for move in self.point.moves:
@@ -144,8 +149,9 @@ class Stall:
             await db.close()
 
     async def _pictures_ready(self, service: CampaignService, began: float) -> None:
+        files = 0
         while True:
-            files = sum(len(m.files) for m in await service.outbox_pending(100))
+            files += await dispatch(service)
             if files >= self.expected:
                 return
             if time.perf_counter() - began > 120:

@@ -172,6 +172,8 @@ class Bench:
             done = await replay(db, [g for g in rec.groups if g.sample in offered], shift)
         finally:
             await db.close()
+        if done.diverged:
+            raise RuntimeError(f"replay diverged from the service ({done.diverged} row ids)")
         ours = [times[k] for k in keys if k in resolved]
         ref = [done.ends[k] - shift[k] for k in keys if k in resolved and k in done.ends]
         return ours, ref
