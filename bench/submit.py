@@ -1,12 +1,16 @@
 """Benchmark: resolving submits on the real rule sets, against the service's own writer.
 
-    .venv/bin/python bench/submit.py [--only NAME ...] [--repeats 4] [--campaigns 10] [--quick]
+    .venv/bin/python bench/submit.py [--only NAME ...] [--repeats 4] [--sequential 2]
+                                     [--campaigns 10] [--quick]
+
+Scenarios (``--only``): orbits6-early, orbits6-late, ftcamp-20, ftcamp-200, hrft.
 
 For each scenario (6-player Orbits early and late, FTCamp at ~20 and ~200 groups, an HRFT
 battle) the rule set's scripted players drive a campaign through the real service on a SQLite
 file in a temp folder (bench/_scenarios.py) up to a step whose resolution matters: the submit
-that ends an Orbits Deployment (it draws 7 maps), the one that resolves FTCamp's fleet orders,
-the first HRFT resolution that draws a damage sheet. That campaign is then copied inside the
+that ends an Orbits Deployment (it draws 7 maps), the one that resolves FTCamp's fleet orders
+(the last of its pages: at ~200 groups the orders of a seat fill many pages, each a step of
+its own), the first HRFT resolution that draws a damage sheet. That campaign is then copied inside the
 file so every measured campaign starts from the same state; each round starts from a fresh
 copy of that file, with a fresh service whose cache holds the campaign (a GM deadline move
 loads it, as the earlier inputs of a real game would).
