@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -112,9 +113,9 @@ async def pictures(views: dict[str, Any], repeats: int) -> None:
         print(ratio_line(f"  {label} {image.width}x{image.height}, {len(png):,} B", ours, ref,
                          "Pillow default re-encode"), flush=True)
         if ruleset == "orbits" and "public" in label:
-            verdict = "met" if min(ours) <= MAP_TARGET else "NOT met"
+            verdict = "met" if statistics.median(ours) <= MAP_TARGET else "NOT met"
             print(f"  target late 6-player Orbits map <= {MAP_TARGET * 1000:.0f} ms "
-                  f"(min): {verdict}")
+                  f"(median): {verdict}")
 
 
 class Stall:

@@ -10,13 +10,13 @@ battle) the rule set's scripted players drive a campaign through the real servic
 file in a temp folder (bench/_scenarios.py) up to a step whose resolution matters: the submit
 that ends an Orbits Deployment (it draws 7 maps), the one that resolves FTCamp's fleet orders
 (the last of its pages: at ~200 groups the orders of a seat fill many pages, each a step of
-its own), the first HRFT resolution that draws a damage sheet. That campaign is then copied inside the
-file so every measured campaign starts from the same state; each round starts from a fresh
-copy of that file, with a fresh service whose cache holds the campaign (a GM deadline move
-loads it, as the earlier inputs of a real game would).
+its own), the first HRFT resolution that draws a damage sheet. That campaign is then copied
+inside the file so every measured campaign starts from the same state; each round starts
+from a fresh copy of that file, with a fresh service whose cache holds the campaign (a GM
+deadline move loads it, as the earlier inputs of a real game would).
 
-Measured: the time of each resolving submit (``service.submit`` call to return; the earlier
-sealed inputs of the step are sent first, untimed). Reference: the same transactions the
+Measured: the time of each resolving submit (``service.submit`` call to return); the step's
+other sealed inputs go first and get a line of their own. Reference: the same transactions the
 service committed in that round, replayed through ``storage.db``'s ``Database.transaction``
 on a fresh copy of the same file (bench/_replay.py): same rows, same state JSON, same writer.
 Service and reference rounds alternate; min, median and the ratio service/reference.
