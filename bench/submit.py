@@ -196,7 +196,7 @@ async def run(name: str, scn: Scenario, args: argparse.Namespace, tmp: Path) -> 
     bench = Bench(tmp, point, ids)
     seq = ids[:args.sequential]
     # a first round warms imports and caches, and gives the reference its transactions
-    _, _ = await bench.service_round(seq)
+    await bench.service_round(seq)
     resolving = {(cid, len(point.moves) - 1) for cid in seq}
     other: list[float] = []
 
