@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXPECTED = {
     "submit.py": [
         *(f"{name} resolving submit: min" for name in
-          ("orbits6-early", "orbits6-late", "ftcamp-20", "hrft")),
-        "orbits6-late burst resolving, service: p50",
+          ("orbits6-early", "ftcamp-20", "hrft")),
+        "orbits6-early burst resolving, service: p50",
         "ftcamp-20 paced 100/s resolving, service: p50",
         "hrft target p99 <= 50 ms at 100/s offered:",
     ],
