@@ -192,7 +192,8 @@ async def _play_until(service: CampaignService, runner: DemoRunner, ruleset: Any
                 return _point(ctx, moves, predicted)
         for move in moves:
             await service.submit(move.actor, cid, ctx.row.step_no, move.action, seat=move.seat)
-    if target is None:
+    if target is None:  # cut short: the last step's messages go out as well
+        await dispatch(service, draw=draw)
         return _point(await service.snapshot(cid), [], None)
     raise RuntimeError(f"no target step within {max_steps} steps of {ruleset.name}")
 
