@@ -1,0 +1,52 @@
+"""The bench scripts still run: each in its tiny ``--quick`` mode prints its ratio lines.
+
+Nothing here looks at a time (the machine's load decides those); only that every script
+finishes and reports each figure next to its reference (issue 9, item 5)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+EXPECTED = {
+    "submit.py": [
+        *(f"{name} resolving submit: min" for name in
+          ("orbits6-early", "ftcamp-20", "hrft")),
+        "orbits6-early burst resolving, service: p50",
+        "ftcamp-20 paced 100/s resolving, service: p50",
+        "hrft target p99 <= 50 ms at 100/s offered:",
+    ],
+    "render.py": [
+        "orbits map (public", "orbits map (seat", "ftcamp hexmap (public", "ftcamp sector",
+        "hrft sheet", "loop lag during resolution: p50", "loop lag idle (reference): p50",
+        "target stall p99 <= 20 ms:",
+    ],
+    "footprint.py": [
+        "orbits 3 players (cut short", "ftcamp 3 players (cut short", "by table (",
+        "RSS growth per cached campaign: min", "tracemalloc growth per cached campaign: min",
+    ],
+    "orbits_selfplay.py": ["games/s", "by own time (tottime):"],
+}
+RATIO = {"submit.py": "ratio min", "render.py": "ratio min", "footprint.py": "ratio"}
+
+
+@pytest.mark.parametrize("script", sorted(EXPECTED))
+def test_bench_script_runs_quick_and_prints_its_ratios(script: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), "--quick"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = done.stdout
+    for expected in EXPECTED[script]:
+        lines = [line for line in out.splitlines() if expected in line]
+        assert lines, f"{script} printed no line with {expected!r}:\n{out}"
+        if script in RATIO and expected.endswith(": min"):
+            assert all(RATIO[script] in line for line in lines), lines
+    assert not re.search(r"\bnan\b", out), out  # a figure without samples
