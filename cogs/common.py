@@ -41,7 +41,9 @@ def actor_for(user: discord.abc.User, *, in_guild: bool = True) -> Actor:
         and isinstance(user, discord.Member)
         and user.guild_permissions.manage_guild
     )
-    return Actor(user_id=user.id, name=user.display_name, is_admin=bool(is_admin))
+    guild_id = user.guild.id if isinstance(user, discord.Member) else None
+    return Actor(user_id=user.id, name=user.display_name, is_admin=bool(is_admin),
+                 guild_id=guild_id)
 
 
 def campaign_channel_id(interaction: discord.Interaction) -> int:

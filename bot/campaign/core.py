@@ -73,7 +73,8 @@ class Ctx:
         return p.name if p.active else f"{p.name} (vacant seat {seat})"
 
     def is_gm(self, actor: Actor) -> bool:
-        return actor.is_admin or actor.user_id == self.row.gm_user_id
+        admin_here = actor.is_admin and actor.guild_id == self.row.guild_id
+        return admin_here or actor.user_id == self.row.gm_user_id
 
     def requests_of(self, seat: int) -> list[Request]:
         return [r for r in self.pending if r.seat == seat]

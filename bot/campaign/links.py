@@ -78,7 +78,7 @@ class Links(ServiceCore):
         row = ctx.row
         if row.parent_id is None or not row.parent_ref:
             return []
-        starter = Actor(row.gm_user_id, actor.name, actor.is_admin)
+        starter = Actor(row.gm_user_id, actor.name, actor.is_admin, actor.guild_id)
         parent = await self._parent(row.parent_id, row.parent_ref, row.guild_id, starter)
         if parent is None:
             return []

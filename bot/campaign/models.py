@@ -14,11 +14,13 @@ CUSTOM_ID_PREFIX = "adm"
 
 @dataclass(frozen=True)
 class Actor:
-    """Who is acting. ``is_admin``: Manage Server in the campaign's guild (acts as GM)."""
+    """Who is acting. ``is_admin``: Manage Server in guild ``guild_id``, which makes them a
+    GM of every campaign of THAT guild only (an admin elsewhere is nobody here)."""
 
     user_id: int
     name: str
     is_admin: bool = False
+    guild_id: int | None = None
 
 
 @dataclass(frozen=True)

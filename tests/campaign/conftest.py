@@ -22,7 +22,7 @@ ALICE = Actor(11, "Alice")
 BOB = Actor(12, "Bob")
 CAROL = Actor(13, "Carol")
 DAVE = Actor(14, "Dave")
-ADMIN = Actor(99, "Admin", is_admin=True)
+ADMIN = Actor(99, "Admin", is_admin=True, guild_id=GUILD)
 SEED = 424242
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.campaign import CampaignService
+from bot.campaign import Actor, CampaignService
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from storage import Database
 from tests.campaign.conftest import (
@@ -87,6 +87,9 @@ async def test_start_is_gm_only_and_checks_the_seat_count(service: CampaignServi
     await service.join(BOB, CHANNEL)
     with pytest.raises(PermissionDenied):
         await service.start(ALICE, CHANNEL)
+    elsewhere = Actor(ADMIN.user_id, ADMIN.name, is_admin=True, guild_id=GUILD + 1)
+    with pytest.raises(PermissionDenied):  # an admin of another server is nobody here
+        await service.start(elsewhere, CHANNEL)
     info = await service.start(ADMIN, CHANNEL)  # a server admin acts as GM
     assert info.status == "running" and info.step_no == 1
     with pytest.raises(InvalidState):
@@ -198,8 +201,6 @@ async def test_a_battle_that_ends_by_its_rules_sends_its_closing_report_to_the_p
 
 async def test_new_campaigns_take_the_configured_timing_defaults(tmp_path) -> None:
     """config [timing] sets the deadline settings of campaigns created afterwards."""
-    from bot.campaign import CampaignService
-    from bot.campaign.models import Actor
     from storage import open_database
 
     db = await open_database(tmp_path / "t.db")
