@@ -257,10 +257,10 @@ class FTCampRuleset:
         who = ", ".join(state.player_name(s) for s in seats)
         events = [_public(f"**Engage phase, hex {geo.system_label(state.map, state.run.hex)}** "
                           f"({who}).", "hex")]
+        # E-D33: special acts are asked in every contested hex, of every seat there: kit is
+        # secret, so whether the step happens may not depend on it.
         state.step, state.page = "special", 1
-        if any(steps.pages(state, s) for s in self._seats(state)):
-            return events
-        return events + self._after_special(state, dice)
+        return events
 
     def _finish_special(self, state: State, answers: dict[int, steps.Answers],
                         dice: Dice) -> list[Event]:
@@ -303,18 +303,36 @@ class FTCampRuleset:
                                                                            g.craft]]))
         engage.follow_choices(state, run)
         lines = self._betrayals(state, run, answers)
-        lines += engage.roll_all(state, run, dice)
+        public, parts = engage.roll_all(state, run, dice)
+        lines += public
         state.revealed = sorted(set(state.revealed) | set(run.choices))
         text = f"**Engage orders revealed, hex {run.hex}** (E-10)\n" + "\n".join(lines)
+        # E-D33: the public post carries orders, part counts and rolls; which craft are in
+        # which part goes only to the owner and allies (E-D16), so no hidden craft is named.
         events = [_public(text, "engage_reveal", data={
             "hex": run.hex, "rolls": {k: v.model_dump() for k, v in run.rolls.items()},
-            "choices": {k: v.model_dump() for k, v in run.choices.items()}})]
+            "choices": {k: {"order": v.order, "parts": len(v.parts), "follows": v.follows,
+                            "drop_hold": v.drop_hold} for k, v in run.choices.items()}})]
+        events += self._parts_events(state, run, parts)
         events += [_public(line, "tie") for line in allocation.start(state, run, dice)]
         events += [_public(line, "pick") for line in allocation.auto_place(state, run)]
         state.step = "allocate"
         if run.queue:
             return events
         return events + self._after_allocation(state, dice)
+
+    def _parts_events(self, state: State, run: HexRun, parts: dict[str, str]) -> list[Event]:
+        """One private event per seat with the parts of its own and allied groups, alliances
+        as they stand after this hex's betrayals (E-D16, E-D33)."""
+        events = []
+        for seat in self._seats(state):
+            lines = [line for name, line in sorted(parts.items(), key=lambda kv: (
+                state.groups[kv[0]].owner, kv[0])) if state.allied(seat, state.groups[name].owner)]
+            if lines:
+                events.append(Event(audience=Audience.to_seat(seat), kind="engage_parts",
+                                    text=f"Parts of your and your allies' groups, hex {run.hex} "
+                                         "(not shown to other players):\n" + "\n".join(lines)))
+        return events
 
     def _betrayals(self, state: State, run: HexRun,
                    answers: dict[int, steps.Answers]) -> list[str]:
@@ -361,7 +379,7 @@ class FTCampRuleset:
         conflicts.apply_chase(state, run, attacks)
         conflicts.escapes_and_reserves(state, run)
         state.step, state.page = "reserves", 1
-        if run.reserve_groups:
+        if conflicts.reserve_candidates(state, run):  # E-D33: on public facts only
             return []
         return self._finish_reserves(state, {}, dice)
 
@@ -369,11 +387,12 @@ class FTCampRuleset:
                          dice: Dice) -> list[Event]:
         run = state.run
         assert run is not None
-        joins = {k.split(":", 1)[1]: str(v) for a in answers.values() for k, v in a.items()}
+        joins = {k.split(":", 1)[1]: str(v) for a in answers.values() for k, v in a.items()
+                 if k.startswith("reserve:")}
         conflicts.apply_reserves(state, run, joins)
         conflicts.locks_and_statics(state, run)
         state.step, state.page = "patrol", 1
-        if run.patrol_groups:
+        if conflicts.patrol_step(state, run):  # E-D33: never on the secret dispatches
             return []
         return self._finish_patrol(state, {}, dice)
 

@@ -8,8 +8,13 @@ from bot.errors import RulesError
 from bot.rules.base import InputField, Option
 from bot.rules.ftcamp import engage, fleet, special
 from bot.rules.ftcamp.model import State
+from bot.rules.ftcamp.scan import groups_in
 
 FIELDS_PER_PAGE = 4
+# E-D33: in these steps every seat with groups in the hex is asked, on every page, so that
+# the waiting list shows nothing of who carries which kit or which group may join.
+UNIFORM = ("special", "engage", "reserves", "patrol")
+IDLE = "idle"
 ACTION_TYPES = {"orders": "fleet_orders", "special": "special_acts", "engage": "engage_orders",
                 "chase": "chase", "reserves": "reserves", "patrol": "patrol_reserves"}
 Answers = dict[str, str | list[str]]
@@ -49,9 +54,34 @@ def bundles(state: State, seat: int) -> list[list[InputField]]:
     return []
 
 
+def idle_field() -> InputField:
+    """The one input of a seat with nothing to do in a uniform step (E-D33)."""
+    return InputField(name=IDLE, label="Nothing for you to do in this step",
+                      options=[Option(value="none", label="nothing to do (submit to go on)")])
+
+
+def asked(state: State) -> list[int]:
+    """Seats asked in a uniform step: every owner of a group in the hex (public, E-D16)."""
+    if state.run is None:
+        return []
+    return sorted({g.owner for g in groups_in(state, state.run.hex)})
+
+
 def pages(state: State, seat: int) -> list[list[InputField]]:
+    if state.step not in UNIFORM or state.run is None:
+        return _pack(bundles(state, seat))
+    seats = asked(state)
+    if seat not in seats:
+        return []
+    packed = {s: _pack(bundles(state, s)) for s in seats}
+    total = max(1, *(len(p) for p in packed.values()))
+    mine = packed[seat]
+    return mine + [[idle_field()] for _ in range(total - len(mine))]
+
+
+def _pack(items: list[list[InputField]]) -> list[list[InputField]]:
     out: list[list[InputField]] = []
-    for bundle in bundles(state, seat):
+    for bundle in items:
         if out and len(out[-1]) + len(bundle) <= FIELDS_PER_PAGE:
             out[-1].extend(bundle)
         else:
