@@ -82,9 +82,10 @@ def random_action(req: Request, rng: random.Random) -> dict[str, Any]:
     return act
 
 
-def play_round(state: State, seed: int, hook: Hook | None = None,
-               steps: int = 2000) -> tuple[State, list[Event]]:
-    """Play until the next round opens, with random legal choices from the requests."""
+def play_round(state: State, seed: int, hook: Hook | None = None, steps: int = 2000,
+               check_input: bool = False) -> tuple[State, list[Event]]:
+    """Play until the next round opens, with random legal choices from the requests;
+    ``check_input`` asserts that resolve/act leave the state they are given unchanged."""
     rng = random.Random(seed)
     dice = SeededDice(seed, "big")
     events: list[Event] = []
@@ -96,6 +97,7 @@ def play_round(state: State, seed: int, hook: Hook | None = None,
         if hook is not None:
             hook(state, reqs)
         out: Outcome
+        before = state.model_dump_json() if check_input else ""
         if reqs and reqs[0].kind == "turn":
             req = reqs[0]
             options = [o.value for a in req.actions for o in a.fields[0].options]
@@ -104,6 +106,8 @@ def play_round(state: State, seed: int, hook: Hook | None = None,
                                                 "sector": sector}, dice)
         else:
             out = RULESET.resolve(state, {r.seat: random_action(r, rng) for r in reqs}, dice)
+        if check_input:
+            assert state.model_dump_json() == before, "resolve/act changed its input state"
         state = out.state
         events += out.events
     return state, events
