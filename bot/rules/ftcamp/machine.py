@@ -19,8 +19,9 @@ from bot.rules.base import (
     Request,
     Seat,
 )
-from bot.rules.ftcamp import allocation, conflicts, engage, fleet, special, steps
+from bot.rules.ftcamp import allocation, conflicts, engage, fleet, index, special, steps
 from bot.rules.ftcamp import geometry as geo
+from bot.rules.ftcamp.copying import replace_group, working_copy
 from bot.rules.ftcamp.demo import demo_scenario
 from bot.rules.ftcamp.model import Choice, HexRun, State
 from bot.rules.ftcamp.scan import groups_in, is_contested, scan_report
@@ -75,14 +76,20 @@ class FTCampRuleset:
     def pending(self, state: State) -> list[Request]:
         if state.over:
             return []
-        if state.step in SEALED:
-            return [r for seat in self._seats(state) if (r := self._sealed_request(state, seat))]
-        if state.step == "allocate" and state.run and state.run.queue:
-            return [self._pick_request(state)]
+        with index.frozen(state):  # one index of the groups for the whole read (issue 9)
+            if state.step in SEALED:
+                return [r for seat in self._seats(state)
+                        if (r := self._sealed_request(state, seat))]
+            if state.step == "allocate" and state.run and state.run.queue:
+                return [self._pick_request(state)]
         return []
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         """Validate a submission without applying it (the service calls it at submit time)."""
+        with index.frozen(state):
+            self._check(state, seat, action)
+
+    def _check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         if state.step in SEALED:
             fields = self._page_fields(state, seat)
             if fields is None:
@@ -96,15 +103,16 @@ class FTCampRuleset:
     def resolve(self, state: State, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
         if state.step not in SEALED:
             raise InvalidState(f"Step {state.step!r} has no sealed requests.")
-        state = state.model_copy(deep=True)
+        state = working_copy(state)
         more = False
-        for seat in self._seats(state):
-            fields = self._page_fields(state, seat)
-            if fields is None:
-                continue
-            action = actions.get(seat) or steps.default_for(state, fields)
-            state.secret.setdefault(seat, {}).update(steps.read(state, fields, action))
-            more = more or len(steps.pages(state, seat)) > state.page
+        with index.frozen(state):  # answers are read before anything changes
+            for seat in self._seats(state):
+                fields = self._page_fields(state, seat)
+                if fields is None:
+                    continue
+                action = actions.get(seat) or steps.default_for(state, fields)
+                state.secret.setdefault(seat, {}).update(steps.read(state, fields, action))
+                more = more or len(steps.pages(state, seat)) > state.page
         if more:
             state.page += 1
             return Outcome(state=state)
@@ -119,7 +127,7 @@ class FTCampRuleset:
         if state.step != "allocate":
             raise InvalidState("Orbit-sector picks are only taken during allocation.")
         self._check_pick(state, seat, action)
-        state = state.model_copy(deep=True)
+        state = working_copy(state)
         run = state.run
         assert run is not None
         lines = allocation.pick(state, run, run.queue[0], str(action["sector"]))
@@ -149,10 +157,10 @@ class FTCampRuleset:
         return pages[state.page - 1] if len(pages) >= state.page else None
 
     def _sealed_request(self, state: State, seat: int) -> Request | None:
-        fields = self._page_fields(state, seat)
-        if fields is None:
+        pages = steps.pages(state, seat)
+        if len(pages) < state.page:
             return None
-        total = len(steps.pages(state, seat))
+        fields, total = pages[state.page - 1], len(pages)
         where = f" in hex {state.run.hex}" if state.run else ""
         page = f" (page {state.page} of {total})" if total > 1 else ""
         names = {"orders": "Fleet orders", "special": "Special acts", "engage": "Engage orders",
@@ -226,14 +234,16 @@ class FTCampRuleset:
     def _finish_orders(self, state: State, answers: dict[int, steps.Answers],
                        dice: Dice) -> list[Event]:
         orders = {}
-        for seat_answers in answers.values():
-            for key, value in seat_answers.items():
-                name = key.split(":", 1)[1]
-                orders[name] = fleet.check_order(state, state.groups[name], str(value))
+        with index.frozen(state):
+            for seat_answers in answers.values():
+                for key, value in seat_answers.items():
+                    name = key.split(":", 1)[1]
+                    orders[name] = fleet.check_order(state, state.groups[name], str(value))
         lines = fleet.apply_orders(state, orders)
         state.revealed = sorted(set(state.revealed) | set(orders))
         hexes = sorted({g.hex for g in state.groups.values()})
-        state.contested = [h for h in hexes if is_contested(state, h)]
+        with index.frozen(state):  # the moves are applied: a fresh index
+            state.contested = [h for h in hexes if is_contested(state, h)]
         contested = ", ".join(state.contested) or "none"
         text = (f"**Fleet orders revealed, round {state.round}** (E-3)\n" + "\n".join(lines)
                 + f"\nContested hexes: {contested}")
@@ -248,9 +258,11 @@ class FTCampRuleset:
         if not state.contested:  # E-D30: the next round opens at once
             state.round += 1
             state.dispatched = []
-            for g in state.groups.values():
-                for c in g.craft:
-                    c.weasel_on = 0  # E-4: a weasel setting holds until the next round
+            for name, g in list(state.groups.items()):
+                if any(c.weasel_on for c in g.craft):  # E-4: a setting holds for one round
+                    replace_group(state, name, craft=[
+                        c.model_copy(update={"weasel_on": 0}) if c.weasel_on else c
+                        for c in g.craft])
             return self._begin_round(state)
         state.run = HexRun(hex=state.contested[0])
         seats = sorted({g.owner for g in groups_in(state, state.run.hex)})

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.errors import RulesError
 from bot.rules.base import InputField, Option
-from bot.rules.ftcamp import engage, fleet, special
+from bot.rules.ftcamp import engage, fleet, index, special
 from bot.rules.ftcamp.model import State
 from bot.rules.ftcamp.scan import groups_in
 
@@ -24,9 +24,13 @@ def bundles(state: State, seat: int) -> list[list[InputField]]:
     """All inputs of the current sealed step for a seat; a bundle stays on one page."""
     run = state.run
     if state.step == "orders":
-        return [[InputField(name=f"group:{g.name}", label=f"{g.name} ({g.hex})"[:45],
-                            options=fleet.options_for(state, g))]
-                for g in fleet.orderable(state, seat) if fleet.legal_orders(state, g)]
+        out = []
+        for g in fleet.orderable(state, seat):
+            legal = fleet.legal_orders(state, g)
+            if legal:
+                out.append([InputField(name=f"group:{g.name}", label=f"{g.name} ({g.hex})"[:45],
+                                       options=fleet.options_for(state, g, legal))])
+        return out
     if run is None:
         return []
     if state.step == "special":
@@ -68,12 +72,21 @@ def asked(state: State) -> list[int]:
 
 
 def pages(state: State, seat: int) -> list[list[InputField]]:
+    """The seat's pages; computed once per seat while an index of the state is active."""
+    return index.memo(state, ("pages", seat), lambda: _pages(state, seat))
+
+
+def _packed(state: State, seat: int) -> list[list[InputField]]:
+    return index.memo(state, ("packed", seat), lambda: _pack(bundles(state, seat)))
+
+
+def _pages(state: State, seat: int) -> list[list[InputField]]:
     if state.step not in UNIFORM or state.run is None:
-        return _pack(bundles(state, seat))
+        return _packed(state, seat)
     seats = asked(state)
     if seat not in seats:
         return []
-    packed = {s: _pack(bundles(state, s)) for s in seats}
+    packed = {s: _packed(state, s) for s in seats}
     total = max(1, *(len(p) for p in packed.values()))
     mine = packed[seat]
     return mine + [[idle_field()] for _ in range(total - len(mine))]
