@@ -112,7 +112,7 @@ class FTCampRuleset:
                     continue
                 action = actions.get(seat) or steps.default_for(state, fields)
                 state.secret.setdefault(seat, {}).update(steps.read(state, fields, action))
-                more = more or len(steps.pages(state, seat)) > state.page
+                more = more or steps.page_count(state, seat) > state.page
         if more:
             state.page += 1
             return Outcome(state=state)
@@ -153,14 +153,13 @@ class FTCampRuleset:
         return [p.seat for p in state.players]
 
     def _page_fields(self, state: State, seat: int) -> list[InputField] | None:
-        pages = steps.pages(state, seat)
-        return pages[state.page - 1] if len(pages) >= state.page else None
+        return steps.page_fields(state, seat, state.page)
 
     def _sealed_request(self, state: State, seat: int) -> Request | None:
-        pages = steps.pages(state, seat)
-        if len(pages) < state.page:
+        fields = steps.page_fields(state, seat, state.page)
+        if fields is None:
             return None
-        fields, total = pages[state.page - 1], len(pages)
+        total = steps.page_count(state, seat)
         where = f" in hex {state.run.hex}" if state.run else ""
         page = f" (page {state.page} of {total})" if total > 1 else ""
         names = {"orders": "Fleet orders", "special": "Special acts", "engage": "Engage orders",

@@ -7,7 +7,7 @@ from typing import Any
 from bot.errors import RulesError
 from bot.rules.base import InputField, Option
 from bot.rules.ftcamp import engage, fleet, index, special
-from bot.rules.ftcamp.model import State
+from bot.rules.ftcamp.model import Group, State
 from bot.rules.ftcamp.scan import groups_in
 
 FIELDS_PER_PAGE = 4
@@ -24,13 +24,7 @@ def bundles(state: State, seat: int) -> list[list[InputField]]:
     """All inputs of the current sealed step for a seat; a bundle stays on one page."""
     run = state.run
     if state.step == "orders":
-        out = []
-        for g in fleet.orderable(state, seat):
-            legal = fleet.legal_orders(state, g)
-            if legal:
-                out.append([InputField(name=f"group:{g.name}", label=f"{g.name} ({g.hex})"[:45],
-                                       options=fleet.options_for(state, g, legal))])
-        return out
+        return _order_bundles(state, fleet.orderable(state, seat))
     if run is None:
         return []
     if state.step == "special":
@@ -69,6 +63,36 @@ def asked(state: State) -> list[int]:
     if state.run is None:
         return []
     return sorted({g.owner for g in groups_in(state, state.run.hex)})
+
+
+def _order_bundles(state: State, groups: list[Group]) -> list[list[InputField]]:
+    out = []
+    for g in groups:
+        legal = fleet.legal_orders(state, g)
+        if legal:
+            out.append([InputField(name=f"group:{g.name}", label=f"{g.name} ({g.hex})"[:45],
+                                   options=fleet.options_for(state, g, legal))])
+    return out
+
+
+def page_count(state: State, seat: int) -> int:
+    if state.step == "orders":  # one Select per group: no need to build the other pages
+        return -(-len(fleet.orderable(state, seat)) // FIELDS_PER_PAGE)
+    return len(pages(state, seat))
+
+
+def page_fields(state: State, seat: int, page: int) -> list[InputField] | None:
+    """The inputs of one page, or None when the seat has no such page. Fleet orders build
+    only that page (issue 9): every group has a legal order, hold or a move (E-3, E-13)."""
+    if state.step == "orders":
+        groups = fleet.orderable(state, seat)
+        if not 1 <= page <= -(-len(groups) // FIELDS_PER_PAGE):
+            return None
+        chunk = groups[(page - 1) * FIELDS_PER_PAGE:page * FIELDS_PER_PAGE]
+        return index.memo(state, ("page", seat, page), lambda: [
+            f for bundle in _order_bundles(state, chunk) for f in bundle])
+    mine = pages(state, seat)
+    return mine[page - 1] if 1 <= page <= len(mine) else None
 
 
 def pages(state: State, seat: int) -> list[list[InputField]]:
