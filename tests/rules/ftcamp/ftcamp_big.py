@@ -44,14 +44,25 @@ def big_state(n_groups: int, seed: int = 1) -> State:
                 kit["ecm"] = True
             if i == j == 0 or rng.random() < 0.02:
                 kit["command"] = True
+            if rng.random() < 0.05 and kit.get("ftl") != "crippled":
+                kit["tug"] = 100
             crafts.append(craft(f"C{i:03d}x{j}", rng.randint(10, 200), rng.randint(0, 6),
                                 **kit))
-        order = rng.choice(["hold", "hold", "hold", "hold-special maintain", "patrol"])
+        order = rng.choice(["hold", "hold", "hold", "hold-special maintain", "patrol",
+                            "support"])
         if order == "patrol" and not any(c.command for g in groups if g.owner == owner
                                          for c in g.craft):
             order = "hold"
+        mates = [g.name for g in groups if g.owner == owner and g.hex == where]
+        if order == "support":
+            order = f"support {rng.choice(mates)}" if mates else "hold"
         groups.append(group(f"G{i:03d}", owner, where, *crafts, order=order,
                             lost=rng.random() < 0.05, diplomat=rng.random() < 0.05))
+    for g in groups:  # crippled groups towed by a tug of their owner in the hex (E-D29)
+        tugs = [t.name for t in groups if t.owner == g.owner and t.hex == g.hex
+                and t.name != g.name and any(c.tug for c in t.craft)]
+        if tugs and any(c.crippled for c in g.craft):
+            g.tugged_by = tugs[0]
     for i, h in enumerate(hexes[:6]):
         groups.append(static(f"Station {i}", 1 + i % len(PLAYERS), h, "A-1",
                              craft(f"Fort {i}", 150, armed=i % 2 == 0)))
@@ -64,21 +75,31 @@ def big_state(n_groups: int, seed: int = 1) -> State:
 Hook = Callable[[State, list[Request]], None]
 
 
-def random_action(req: Request, rng: random.Random) -> dict[str, Any]:
-    """A random legal answer to a sealed request (splits left at 'all')."""
+def random_action(req: Request, rng: random.Random,
+                  orders: dict[str, str] | None = None) -> dict[str, Any]:
+    """A random legal answer to a sealed request (splits left at 'all'); fleet orders keep
+    ``orders`` (group -> standing order text) mostly."""
+    orders = orders or {}
     spec = req.actions[0]
     act: dict[str, Any] = {"type": spec.type}
     for f in spec.fields:
         values = [o.value for o in f.options]
-        if f.name.startswith("split:") or f.name.startswith("group:"):
-            act[f.name] = req.default.get(f.name) if req.default else None
-            if act[f.name] is None:
-                del act[f.name]
+        if f.name.startswith("group:"):  # keep the standing order when it is legal
+            standing = orders.get(f.name.split(":", 1)[1])
+            act[f.name] = standing if standing in values else values[0]
+            if rng.random() < 0.1:
+                act[f.name] = rng.choice(values)
+            continue
+        if f.name.startswith("split:"):
             continue
         if f.max_values == 1:
             act[f.name] = rng.choice(values)
         else:
-            act[f.name] = rng.sample(values, rng.randint(f.min_values, f.max_values))
+            if f.name.startswith("dispatch:"):  # each group answers one interception
+                taken = {v for k, vs in act.items() if k.startswith("dispatch:") for v in vs}
+                values = [v for v in values if v not in taken]
+            act[f.name] = rng.sample(values, rng.randint(min(f.min_values, len(values)),
+                                                         len(values)))
     return act
 
 
@@ -105,7 +126,9 @@ def play_round(state: State, seed: int, hook: Hook | None = None, steps: int = 2
             out = RULESET.act(state, req.seat, {"type": f"place-{sector[0]}",
                                                 "sector": sector}, dice)
         else:
-            out = RULESET.resolve(state, {r.seat: random_action(r, rng) for r in reqs}, dice)
+            standing = {n: g.order.text() for n, g in state.groups.items()}
+            out = RULESET.resolve(state, {r.seat: random_action(r, rng, standing)
+                                          for r in reqs}, dice)
         if check_input:
             assert state.model_dump_json() == before, "resolve/act changed its input state"
         state = out.state

@@ -17,8 +17,8 @@ from bot.rules.base import Request
 from bot.rules.ftcamp.model import State
 
 REFERENCE = {
-    (30, 2): "8700807ca9b2177785dad9cadbf521cb1de58bbb304937983793e56d5c700463",
-    (200, 1): "c32e56a69cb11419de770d980a8bdb164f7136db3bfc4c745297d93936d4891e",
+    (30, 2): "1f13dc97e95894356f5d632bed939f3062f1d9614f6507733b3a1fc9391478d6",
+    (200, 1): "af387e100f98e56410c97ff55be549a52ccaf24d8e379f0382c68fb8f2ee4eca",
 }
 
 
