@@ -106,6 +106,8 @@ class Checker:
         assert named(text, names) <= allowed, (e.kind, named(text, names) - allowed, text)
         if e.kind != "battle_list":
             assert "decoy" not in text.lower(), text
+        # FTL-crippled craft are the owner's secret too: no public line gives them away
+        assert "crippled" not in text.lower() and "lost with crew" not in text, text
 
     def private(self, seat: int, text: str, before: State, after: State) -> None:
         names = craft_owners(before, after)
