@@ -50,6 +50,7 @@ def random_world(rng: random.Random) -> State:
             order = FleetOrder(kind="hold-special", target="maintain")
         groups.append(Group(name=f"G{i}", owner=owner, hex=rng.choice(HEXES), craft=crafts,
                             order=order, lost=rng.random() < 0.1,
+                            sector=rng.choice([None, None, "A-1", "C-3"]),
                             diplomat=rng.random() < 0.1))
     for seat in range(1, players + 1):  # a far patrol wing each, to dispatch (E-D12)
         groups.append(Group(name=f"Wing{seat}", owner=seat, hex="0707",
