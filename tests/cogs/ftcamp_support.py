@@ -86,6 +86,14 @@ async def give(member: simcord.MemberActor, *choices: tuple[str, str]
     return await submit(member)
 
 
+async def nothing_to_do(*members: simcord.MemberActor) -> None:
+    """Submit a 'nothing to do' panel: special acts ask every seat in the hex (E-D33)."""
+    for member in members:
+        panel = last_dm(member)
+        assert "Nothing for you to do in this step" in placeholder_ids(panel), panel.content
+        await submit(member)
+
+
 async def open_with(w: World, scenario: str, players: tuple[str, ...]) -> None:
     """Create, load the scenario file, join, start."""
     await w.gm.slash(w.chan, "campaign create", ruleset="ftcamp", name="Border War")

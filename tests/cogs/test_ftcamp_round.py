@@ -19,6 +19,7 @@ from tests.cogs.ftcamp_support import (
     channel_text,
     choose,
     give,
+    nothing_to_do,
     open_with,
     pick,
     picker,
@@ -48,6 +49,8 @@ async def fleet_orders(w: World) -> None:
     await give(w.alice, ("Vanguard (0202)", "hold"))
     assert "Vanguard" not in channel_text(w)  # sealed until everyone is in (E-3)
     await give(w.bob, ("Far Patrol (0404)", "hold"), ("Raiders (0202)", "hold"))
+    # E-D33: both are asked for special acts, kit or none, so the channel learns nothing.
+    await nothing_to_do(w.alice, w.bob)
 
 
 async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world: World) -> None:
@@ -89,9 +92,13 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     # E-10: ONE public message with every order and both dice of each roll.
     reveals = [t for t in texts(w.chan) if "Engage orders revealed, hex 0202" in t]
     assert len(reveals) == 1
-    assert "- Vanguard (Terran Union): EE in 1 part(s)" in reveals[0]
-    assert "- Raiders (Kravak Horde): SF in 1 part(s)" in reveals[0]
+    assert "- Vanguard (Terran Union): EE in 1 part(s); dice" in reveals[0]
+    assert "- Raiders (Kravak Horde): SF in 1 part(s); dice" in reveals[0]
     assert reveals[0].count("dice ") == 2
+    # E-D33: the craft of each part go by DM to the owner only.
+    assert "Fang" not in reveals[0] and "Resolute" not in reveals[0]
+    assert any("Raiders: SF in 1 part(s) [Fang, Claw]" in t for t in dm_texts(w.bob))
+    assert not any("Fang" in t for t in dm_texts(w.alice))
 
     # E-11: lowest engage value picks first, one public line per pick.
     for _ in range(2):
@@ -139,6 +146,7 @@ async def test_e6_e12_a_three_player_hex_with_an_alliance_and_a_diplomat(world: 
     await give(w.bob, ("Far Patrol (0404)", "hold"), ("Raiders (0202)", "hold"))
     await give(w.carol, ("Convoy (0202)", "hold"))
     assert "Engage phase, hex 0202" in channel_text(w)
+    await nothing_to_do(w.alice, w.bob, w.carol)
     for member in (w.alice, w.bob, w.carol):
         assert any("Long-range scans, hex 0202" in t for t in dm_texts(member))
     assert_sealed(w)

@@ -102,13 +102,21 @@ def pick(state: State, run: HexRun, name: str, sector: str) -> list[str]:
     return _place(state, run, name, sector, f" (engage value {roll.value})")
 
 
+def secretly_bound(state: State, g: Group) -> bool:
+    """Held in its sector by FTL-crippled craft, which only its owner knows of (E-D16): such
+    a group is asked like any other, so that no public line tells why (E-D33)."""
+    return (g.order.kind != "maintain-orbit" and bool(crippled_craft(g))
+            and g.sector in geo.sectors(state.map, g.hex))
+
+
 def auto_place(state: State, run: HexRun) -> list[str]:
-    """Place every group at the head of the queue that has one legal sector (E-D26)."""
+    """Place every group at the head of the queue that has one legal sector for a public
+    reason (E-D26, E-D33)."""
     lines: list[str] = []
     while run.queue:
         g = state.groups[run.queue[0]]
         legal, reason = legal_sectors(state, run, g)
-        if len(legal) != 1:
+        if len(legal) != 1 or secretly_bound(state, g):
             break
         run.queue.pop(0)
         lines += _place(state, run, g.name, legal[0], f" ({reason})")

@@ -128,16 +128,33 @@ def escapes_and_reserves(state: State, run: HexRun) -> None:
     for g in _members(state, run):
         if g.static is None and _order(run, g.name) == "RT" and not _settled(run, g.name):
             run.result.escaped.append(g.name)
-    run.reserve_groups = []
+    # crippled groups cannot join (E-12.4)
+    run.reserve_groups = [g.name for g in reserve_candidates(state, run)
+                          if not crippled_craft(g)]
+
+
+def reserve_candidates(state: State, run: HexRun) -> list[Group]:
+    """Groups that may join a battle as far as every player can tell: a battle exists and
+    their sector holds only their side (a contested sector is a standoff, E-12.5). Whether
+    one is FTL-crippled is the owner's secret, so it is left out here (E-D33)."""
+    assert run.result is not None
     if not run.result.battles:
-        return
+        return []
+    out = []
     for g in _members(state, run):
         if g.static is not None or _settled(run, g.name) or run.choices[g.name].follows:
             continue
         others = _here(state, run, run.placements[g.name])
-        if crippled_craft(g) or any(not state.allied(g.owner, x.owner) for x in others):
-            continue  # crippled groups cannot join; a contested sector is a standoff (E-12.5)
-        run.reserve_groups.append(g.name)
+        if not any(not state.allied(g.owner, x.owner) for x in others):
+            out.append(g)
+    return out
+
+
+def patrol_step(state: State, run: HexRun) -> bool:
+    """Patrol reserves are asked when an interceptor of the hex (a group on patrol, a public
+    fleet order) is in a battle; never on the secret dispatches (E-12.7, E-D33)."""
+    return any(g.order.kind == "patrol" and g.static is None and in_battle(run, g.name)
+               for g in groups_in(state, run.hex))
 
 
 def _join(state: State, run: HexRun, name: str, battle: Battle, role: str,

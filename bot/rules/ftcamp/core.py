@@ -125,9 +125,9 @@ def stranded(state: State, group: Group) -> bool:
 def forget_group(state: State, name: str) -> None:
     """Remove a group; groups it tugged lose their tug (E-D29) so the state stays loadable."""
     del state.groups[name]
-    for g in state.groups.values():
-        if g.tugged_by == name:
-            g.tugged_by = None
+    for n, g in list(state.groups.items()):
+        if g.tugged_by == name:  # a changed copy: the group may be shared (copying.py)
+            state.groups[n] = g.model_copy(update={"tugged_by": None})
 
 
 def parts_cap(order: str, non_decoy: int, total: int,

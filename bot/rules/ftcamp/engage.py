@@ -251,9 +251,11 @@ def carry_tugged(state: State, run: HexRun) -> None:
             choice.order = _chain_order(run, name)  # type: ignore[assignment]
 
 
-def roll_all(state: State, run: HexRun, dice: Dice) -> list[str]:
-    """Abandon craft, roll 2d6 for every ordered group and return the reveal lines."""
+def roll_all(state: State, run: HexRun, dice: Dice) -> tuple[list[str], dict[str, str]]:
+    """Abandon craft, roll 2d6 for every ordered group; return the public reveal lines and,
+    per rolling group, the private line naming its craft per part (E-10, E-D33)."""
     lines = []
+    parts: dict[str, str] = {}
     for name in sorted(run.choices, key=lambda n: (state.groups[n].owner, n)):
         g, choice = state.groups[name], run.choices[name]
         owner = state.player_name(g.owner)
@@ -271,12 +273,11 @@ def roll_all(state: State, run: HexRun, dice: Dice) -> list[str]:
         value = engage_value(pair, bonus, thrust)
         run.rolls[name] = Roll(dice=pair, bonus=bonus, thrust=thrust, value=value)
         split = " | ".join(", ".join(p) for p in choice.parts)
-        extra = ""
-        if choice.abandoned:
-            extra += f"; abandoned {', '.join(choice.abandoned)} (lost with crew)"
-        if choice.drop_hold:
-            extra += "; hold-special abandoned"
-        lines.append(f"- {name} ({owner}): {choice.order} in {len(choice.parts)} part(s) "
-                     f"[{split}]; dice {pair[0]}, {pair[1]} + bonus {bonus} + thrust {thrust} "
+        lost = f"; abandoned {', '.join(choice.abandoned)} (lost with crew)" \
+            if choice.abandoned else ""
+        parts[name] = f"- {name}: {choice.order} in {len(choice.parts)} part(s) [{split}]{lost}"
+        extra = "; hold-special abandoned" if choice.drop_hold else ""
+        lines.append(f"- {name} ({owner}): {choice.order} in {len(choice.parts)} part(s); "
+                     f"dice {pair[0]}, {pair[1]} + bonus {bonus} + thrust {thrust} "
                      f"= **{value}**{extra}")
-    return lines
+    return lines, parts

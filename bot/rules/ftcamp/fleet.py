@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.errors import RulesError
 from bot.rules.base import Option
 from bot.rules.ftcamp import geometry as geo
+from bot.rules.ftcamp import index
 from bot.rules.ftcamp.core import stranded
 from bot.rules.ftcamp.model import HOLD_TASKS, FleetOrder, Group, State
 from bot.rules.ftcamp.scenario import parse_fleet_order
@@ -14,17 +15,17 @@ MAX_OPTIONS = 25
 
 def orderable(state: State, seat: int) -> list[Group]:
     """The seat's groups that get a fleet order: everything but statics."""
-    return sorted((g for g in state.groups.values() if g.owner == seat and g.static is None),
-                  key=lambda g: g.name)
+    return [g for g in index.owned(state, seat) if g.static is None]
 
 
 def has_command(state: State, seat: int) -> bool:
-    return any(c.command for g in state.groups.values() if g.owner == seat for c in g.craft)
+    return index.has_command(state, seat)
 
 
 def legal_orders(state: State, g: Group) -> list[str]:
     """Every legal fleet order for the group, as order texts (at most 25)."""
-    moves = [] if stranded(state, g) else [f"move {h}" for h in geo.neighbours(state.map, g.hex)]
+    near = index.memo(state, ("neighbours", g.hex), lambda: geo.neighbours(state.map, g.hex))
+    moves = [] if stranded(state, g) else [f"move {h}" for h in near]
     if g.must_leave == g.hex and moves:
         return moves  # E-13: an escaped group must move away
     out = moves + ["hold"] + [f"hold-special {t}" for t in HOLD_TASKS]
@@ -32,18 +33,36 @@ def legal_orders(state: State, g: Group) -> list[str]:
         out.append("maintain-orbit")
     if has_command(state, g.owner):
         out.append("patrol")
-    for other in sorted(state.groups.values(), key=lambda x: x.name):
+    # E-D8: support targets beyond the Select limit are left out of the panel
+    for name in _support_targets(state, g.hex, g.owner):
         if len(out) >= MAX_OPTIONS:
-            break  # E-D8: support targets beyond the Select limit are left out of the panel
-        if other.hex == g.hex and other.name != g.name and state.allied(g.owner, other.owner):
-            out.append(f"support {other.name}")
+            break
+        if name != g.name:
+            out.append(f"support {name}")
     return out
 
 
-def options_for(state: State, g: Group) -> list[Option]:
+def _support_targets(state: State, hex_name: str, seat: int) -> list[str]:
+    """Own and allied groups in the hex by name, once per hex and seat for a read."""
+    return index.memo(state, ("support", hex_name, seat), lambda: [
+        other.name for other in index.groups_by_name_in(state, hex_name)
+        if state.allied(seat, other.owner)])
+
+
+def options_for(state: State, g: Group, legal: list[str] | None = None) -> list[Option]:
     labels = {"hold": "hold position", "maintain-orbit": "maintain orbit (system sector)",
               "patrol": "patrol (command bubble)"}
-    return [Option(value=o, label=labels.get(o, o)[:100]) for o in legal_orders(state, g)]
+    orders = legal_orders(state, g) if legal is None else legal
+    # one Option per order text for the whole read: groups of a hex offer the same texts,
+    # and making 25 options per group was a third of pending() at 200 groups (issue 9)
+    made: dict[str, Option] = index.memo(state, "options", dict)
+    out = []
+    for o in orders:
+        option = made.get(o)
+        if option is None:
+            option = made[o] = Option(value=o, label=labels.get(o, o)[:100])
+        out.append(option)
+    return out
 
 
 def check_order(state: State, g: Group, text: str) -> FleetOrder:

@@ -19,8 +19,9 @@ from bot.rules.base import (
     Request,
     Seat,
 )
-from bot.rules.ftcamp import allocation, conflicts, engage, fleet, hooks, special, steps
+from bot.rules.ftcamp import allocation, conflicts, engage, fleet, hooks, index, special, steps
 from bot.rules.ftcamp import geometry as geo
+from bot.rules.ftcamp.copying import replace_group, working_copy
 from bot.rules.ftcamp.demo import demo_scenario
 from bot.rules.ftcamp.model import Choice, HexRun, State
 from bot.rules.ftcamp.scan import groups_in, is_contested, scan_report
@@ -75,14 +76,20 @@ class FTCampRuleset:
     def pending(self, state: State) -> list[Request]:
         if state.over:
             return []
-        if state.step in SEALED:
-            return [r for seat in self._seats(state) if (r := self._sealed_request(state, seat))]
-        if state.step == "allocate" and state.run and state.run.queue:
-            return [self._pick_request(state)]
+        with index.frozen(state):  # one index of the groups for the whole read (issue 9)
+            if state.step in SEALED:
+                return [r for seat in self._seats(state)
+                        if (r := self._sealed_request(state, seat))]
+            if state.step == "allocate" and state.run and state.run.queue:
+                return [self._pick_request(state)]
         return []
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         """Validate a submission without applying it (the service calls it at submit time)."""
+        with index.frozen(state):
+            self._check(state, seat, action)
+
+    def _check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         if state.step in SEALED:
             fields = self._page_fields(state, seat)
             if fields is None:
@@ -96,15 +103,16 @@ class FTCampRuleset:
     def resolve(self, state: State, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
         if state.step not in SEALED:
             raise InvalidState(f"Step {state.step!r} has no sealed requests.")
-        state = state.model_copy(deep=True)
+        state = working_copy(state)
         more = False
-        for seat in self._seats(state):
-            fields = self._page_fields(state, seat)
-            if fields is None:
-                continue
-            action = actions.get(seat) or steps.default_for(state, fields)
-            state.secret.setdefault(seat, {}).update(steps.read(state, fields, action))
-            more = more or len(steps.pages(state, seat)) > state.page
+        with index.frozen(state):  # answers are read before anything changes
+            for seat in self._seats(state):
+                fields = self._page_fields(state, seat)
+                if fields is None:
+                    continue
+                action = actions.get(seat) or steps.default_for(state, fields)
+                state.secret.setdefault(seat, {}).update(steps.read(state, fields, action))
+                more = more or steps.page_count(state, seat) > state.page
         if more:
             state.page += 1
             return Outcome(state=state)
@@ -119,7 +127,7 @@ class FTCampRuleset:
         if state.step != "allocate":
             raise InvalidState("Orbit-sector picks are only taken during allocation.")
         self._check_pick(state, seat, action)
-        state = state.model_copy(deep=True)
+        state = working_copy(state)
         run = state.run
         assert run is not None
         lines = allocation.pick(state, run, run.queue[0], str(action["sector"]))
@@ -167,14 +175,13 @@ class FTCampRuleset:
         return [p.seat for p in state.players]
 
     def _page_fields(self, state: State, seat: int) -> list[InputField] | None:
-        pages = steps.pages(state, seat)
-        return pages[state.page - 1] if len(pages) >= state.page else None
+        return steps.page_fields(state, seat, state.page)
 
     def _sealed_request(self, state: State, seat: int) -> Request | None:
-        fields = self._page_fields(state, seat)
+        fields = steps.page_fields(state, seat, state.page)
         if fields is None:
             return None
-        total = len(steps.pages(state, seat))
+        total = steps.page_count(state, seat)
         where = f" in hex {state.run.hex}" if state.run else ""
         page = f" (page {state.page} of {total})" if total > 1 else ""
         names = {"orders": "Fleet orders", "special": "Special acts", "engage": "Engage orders",
@@ -248,14 +255,16 @@ class FTCampRuleset:
     def _finish_orders(self, state: State, answers: dict[int, steps.Answers],
                        dice: Dice) -> list[Event]:
         orders = {}
-        for seat_answers in answers.values():
-            for key, value in seat_answers.items():
-                name = key.split(":", 1)[1]
-                orders[name] = fleet.check_order(state, state.groups[name], str(value))
+        with index.frozen(state):
+            for seat_answers in answers.values():
+                for key, value in seat_answers.items():
+                    name = key.split(":", 1)[1]
+                    orders[name] = fleet.check_order(state, state.groups[name], str(value))
         lines = fleet.apply_orders(state, orders)
         state.revealed = sorted(set(state.revealed) | set(orders))
         hexes = sorted({g.hex for g in state.groups.values()})
-        state.contested = [h for h in hexes if is_contested(state, h)]
+        with index.frozen(state):  # the moves are applied: a fresh index
+            state.contested = [h for h in hexes if is_contested(state, h)]
         contested = ", ".join(state.contested) or "none"
         text = (f"**Fleet orders revealed, round {state.round}** (E-3)\n" + "\n".join(lines)
                 + f"\nContested hexes: {contested}")
@@ -270,19 +279,21 @@ class FTCampRuleset:
         if not state.contested:  # E-D30: the next round opens at once
             state.round += 1
             state.dispatched = []
-            for g in state.groups.values():
-                for c in g.craft:
-                    c.weasel_on = 0  # E-4: a weasel setting holds until the next round
+            for name, g in list(state.groups.items()):
+                if any(c.weasel_on for c in g.craft):  # E-4: a setting holds for one round
+                    replace_group(state, name, craft=[
+                        c.model_copy(update={"weasel_on": 0}) if c.weasel_on else c
+                        for c in g.craft])
             return self._begin_round(state)
         state.run = HexRun(hex=state.contested[0])
         seats = sorted({g.owner for g in groups_in(state, state.run.hex)})
         who = ", ".join(state.player_name(s) for s in seats)
         events = [_public(f"**Engage phase, hex {geo.system_label(state.map, state.run.hex)}** "
                           f"({who}).", "hex")]
+        # E-D33: special acts are asked in every contested hex, of every seat there: kit is
+        # secret, so whether the step happens may not depend on it.
         state.step, state.page = "special", 1
-        if any(steps.pages(state, s) for s in self._seats(state)):
-            return events
-        return events + self._after_special(state, dice)
+        return events
 
     def _finish_special(self, state: State, answers: dict[int, steps.Answers],
                         dice: Dice) -> list[Event]:
@@ -325,18 +336,36 @@ class FTCampRuleset:
                                                                            g.craft]]))
         engage.follow_choices(state, run)
         lines = self._betrayals(state, run, answers)
-        lines += engage.roll_all(state, run, dice)
+        public, parts = engage.roll_all(state, run, dice)
+        lines += public
         state.revealed = sorted(set(state.revealed) | set(run.choices))
         text = f"**Engage orders revealed, hex {run.hex}** (E-10)\n" + "\n".join(lines)
+        # E-D33: the public post carries orders, part counts and rolls; which craft are in
+        # which part goes only to the owner and allies (E-D16), so no hidden craft is named.
         events = [_public(text, "engage_reveal", data={
             "hex": run.hex, "rolls": {k: v.model_dump() for k, v in run.rolls.items()},
-            "choices": {k: v.model_dump() for k, v in run.choices.items()}})]
+            "choices": {k: {"order": v.order, "parts": len(v.parts), "follows": v.follows,
+                            "drop_hold": v.drop_hold} for k, v in run.choices.items()}})]
+        events += self._parts_events(state, run, parts)
         events += [_public(line, "tie") for line in allocation.start(state, run, dice)]
         events += [_public(line, "pick") for line in allocation.auto_place(state, run)]
         state.step = "allocate"
         if run.queue:
             return events
         return events + self._after_allocation(state, dice)
+
+    def _parts_events(self, state: State, run: HexRun, parts: dict[str, str]) -> list[Event]:
+        """One private event per seat with the parts of its own and allied groups, alliances
+        as they stand after this hex's betrayals (E-D16, E-D33)."""
+        events = []
+        for seat in self._seats(state):
+            lines = [line for name, line in sorted(parts.items(), key=lambda kv: (
+                state.groups[kv[0]].owner, kv[0])) if state.allied(seat, state.groups[name].owner)]
+            if lines:
+                events.append(Event(audience=Audience.to_seat(seat), kind="engage_parts",
+                                    text=f"Parts of your and your allies' groups, hex {run.hex} "
+                                         "(not shown to other players):\n" + "\n".join(lines)))
+        return events
 
     def _betrayals(self, state: State, run: HexRun,
                    answers: dict[int, steps.Answers]) -> list[str]:
@@ -383,7 +412,7 @@ class FTCampRuleset:
         conflicts.apply_chase(state, run, attacks)
         conflicts.escapes_and_reserves(state, run)
         state.step, state.page = "reserves", 1
-        if run.reserve_groups:
+        if conflicts.reserve_candidates(state, run):  # E-D33: on public facts only
             return []
         return self._finish_reserves(state, {}, dice)
 
@@ -391,11 +420,12 @@ class FTCampRuleset:
                          dice: Dice) -> list[Event]:
         run = state.run
         assert run is not None
-        joins = {k.split(":", 1)[1]: str(v) for a in answers.values() for k, v in a.items()}
+        joins = {k.split(":", 1)[1]: str(v) for a in answers.values() for k, v in a.items()
+                 if k.startswith("reserve:")}
         conflicts.apply_reserves(state, run, joins)
         conflicts.locks_and_statics(state, run)
         state.step, state.page = "patrol", 1
-        if run.patrol_groups:
+        if conflicts.patrol_step(state, run):  # E-D33: never on the secret dispatches
             return []
         return self._finish_patrol(state, {}, dice)
 

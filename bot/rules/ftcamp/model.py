@@ -191,7 +191,7 @@ class State(BaseModel):
     page: int = 1
     contested: list[str] = Field(default_factory=list)
     run: HexRun | None = None
-    secret: dict[int, dict[str, str]] = Field(default_factory=dict)
+    secret: dict[int, dict[str, str | list[str]]] = Field(default_factory=dict)
     results: list[HexResult] = Field(default_factory=list)
     sector_hex: str | None = None
     sector_layout: dict[str, str] = Field(default_factory=dict)

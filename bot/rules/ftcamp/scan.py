@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.rules.ftcamp import index
 from bot.rules.ftcamp.core import signature_class
 from bot.rules.ftcamp.model import Craft, Group, State
 
@@ -11,14 +12,15 @@ MAX_CLASS = 5
 
 
 def groups_in(state: State, hex_name: str) -> list[Group]:
-    return sorted((g for g in state.groups.values() if g.hex == hex_name),
-                  key=lambda g: (g.owner, g.name))
+    """The groups in a hex by owner, then name (read only: it may be the index's list)."""
+    return index.groups_in(state, hex_name)
 
 
 def best_sensors(state: State, seat: int, hex_name: str) -> int:
     """The viewer's best sensor level among its craft in the hex (E-4)."""
-    return max((c.sensors for g in groups_in(state, hex_name) if g.owner == seat
-                for c in g.craft if not c.is_decoy), default=0)
+    return index.memo(state, ("sensors", seat, hex_name), lambda: max(
+        (c.sensors for g in groups_in(state, hex_name) if g.owner == seat
+         for c in g.craft if not c.is_decoy), default=0))
 
 
 def craft_contact(state: State, craft: Craft, sensors: int) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.rules.base import InputField, Option
+from bot.rules.ftcamp import index
 from bot.rules.ftcamp.core import min_thrust
 from bot.rules.ftcamp.model import Craft, Group, HexRun, State
 from bot.rules.ftcamp.scan import groups_in
@@ -23,10 +24,9 @@ def interceptors(state: State, hex_name: str, seat: int) -> list[Group]:
 def dispatchable(state: State, seat: int, busy: set[str]) -> list[Group]:
     """Own patrol groups outside this round's contested hexes, not yet dispatched (E-12.7)."""
     fought = set(state.contested) | {r.hex for r in state.results if r.round == state.round}
-    return sorted((g for g in state.groups.values()
-                   if g.owner == seat and g.order.kind == "patrol" and g.static is None
-                   and g.hex not in fought and g.name not in busy),
-                  key=lambda g: g.name)[:MAX_OPTIONS]
+    return [g for g in index.owned(state, seat)
+            if g.order.kind == "patrol" and g.static is None
+            and g.hex not in fought and g.name not in busy][:MAX_OPTIONS]
 
 
 def special_bundles(state: State, seat: int, run: HexRun,

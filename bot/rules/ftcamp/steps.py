@@ -6,10 +6,15 @@ from typing import Any
 
 from bot.errors import RulesError
 from bot.rules.base import InputField, Option
-from bot.rules.ftcamp import engage, fleet, special
-from bot.rules.ftcamp.model import State
+from bot.rules.ftcamp import engage, fleet, index, special
+from bot.rules.ftcamp.model import Group, State
+from bot.rules.ftcamp.scan import groups_in
 
 FIELDS_PER_PAGE = 4
+# E-D33: in these steps every seat with groups in the hex is asked, on every page, so that
+# the waiting list shows nothing of who carries which kit or which group may join.
+UNIFORM = ("special", "engage", "reserves", "patrol")
+IDLE = "idle"
 ACTION_TYPES = {"orders": "fleet_orders", "special": "special_acts", "engage": "engage_orders",
                 "chase": "chase", "reserves": "reserves", "patrol": "patrol_reserves"}
 Answers = dict[str, str | list[str]]
@@ -19,9 +24,7 @@ def bundles(state: State, seat: int) -> list[list[InputField]]:
     """All inputs of the current sealed step for a seat; a bundle stays on one page."""
     run = state.run
     if state.step == "orders":
-        return [[InputField(name=f"group:{g.name}", label=f"{g.name} ({g.hex})"[:45],
-                            options=fleet.options_for(state, g))]
-                for g in fleet.orderable(state, seat) if fleet.legal_orders(state, g)]
+        return _order_bundles(state, fleet.orderable(state, seat))
     if run is None:
         return []
     if state.step == "special":
@@ -49,9 +52,73 @@ def bundles(state: State, seat: int) -> list[list[InputField]]:
     return []
 
 
+def idle_field() -> InputField:
+    """The one input of a seat with nothing to do in a uniform step (E-D33)."""
+    return InputField(name=IDLE, label="Nothing for you to do in this step",
+                      options=[Option(value="none", label="nothing to do (submit to go on)")])
+
+
+def asked(state: State) -> list[int]:
+    """Seats asked in a uniform step: every owner of a group in the hex (public, E-D16)."""
+    if state.run is None:
+        return []
+    return sorted({g.owner for g in groups_in(state, state.run.hex)})
+
+
+def _order_bundles(state: State, groups: list[Group]) -> list[list[InputField]]:
+    out = []
+    for g in groups:
+        legal = fleet.legal_orders(state, g)
+        if legal:
+            out.append([InputField(name=f"group:{g.name}", label=f"{g.name} ({g.hex})"[:45],
+                                   options=fleet.options_for(state, g, legal))])
+    return out
+
+
+def page_count(state: State, seat: int) -> int:
+    if state.step == "orders":  # one Select per group: no need to build the other pages
+        return -(-len(fleet.orderable(state, seat)) // FIELDS_PER_PAGE)
+    return len(pages(state, seat))
+
+
+def page_fields(state: State, seat: int, page: int) -> list[InputField] | None:
+    """The inputs of one page, or None when the seat has no such page. Fleet orders build
+    only that page (issue 9): every group has a legal order, hold or a move (E-3, E-13)."""
+    if state.step == "orders":
+        groups = fleet.orderable(state, seat)
+        if not 1 <= page <= -(-len(groups) // FIELDS_PER_PAGE):
+            return None
+        chunk = groups[(page - 1) * FIELDS_PER_PAGE:page * FIELDS_PER_PAGE]
+        return index.memo(state, ("page", seat, page), lambda: [
+            f for bundle in _order_bundles(state, chunk) for f in bundle])
+    mine = pages(state, seat)
+    return mine[page - 1] if 1 <= page <= len(mine) else None
+
+
 def pages(state: State, seat: int) -> list[list[InputField]]:
+    """The seat's pages; computed once per seat while an index of the state is active."""
+    return index.memo(state, ("pages", seat), lambda: _pages(state, seat))
+
+
+def _packed(state: State, seat: int) -> list[list[InputField]]:
+    return index.memo(state, ("packed", seat), lambda: _pack(bundles(state, seat)))
+
+
+def _pages(state: State, seat: int) -> list[list[InputField]]:
+    if state.step not in UNIFORM or state.run is None:
+        return _packed(state, seat)
+    seats = asked(state)
+    if seat not in seats:
+        return []
+    packed = {s: _packed(state, s) for s in seats}
+    total = max(1, *(len(p) for p in packed.values()))
+    mine = packed[seat]
+    return mine + [[idle_field()] for _ in range(total - len(mine))]
+
+
+def _pack(items: list[list[InputField]]) -> list[list[InputField]]:
     out: list[list[InputField]] = []
-    for bundle in bundles(state, seat):
+    for bundle in items:
         if out and len(out[-1]) + len(bundle) <= FIELDS_PER_PAGE:
             out[-1].extend(bundle)
         else:

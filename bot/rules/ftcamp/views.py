@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.rules.ftcamp import geometry as geo
+from bot.rules.ftcamp import index
 from bot.rules.ftcamp.core import group_size, real_craft_count
 from bot.rules.ftcamp.model import Group, Placed, State
 from bot.rules.ftcamp.scan import contacts
@@ -17,15 +18,15 @@ def visible(state: State, viewer: int | None, g: Group) -> bool:
     return g.name in state.revealed
 
 
-def _group_view(state: State, viewer: int | None, g: Group) -> dict[str, Any]:
+def _group_view(state: State, viewer: int | None, g: Group, here: set[str]) -> dict[str, Any]:
+    """``here``: the hexes where the viewer has groups (it sees contacts there, E-4)."""
     out: dict[str, Any] = {"name": g.name, "owner": g.owner, "hex": g.hex,
                            "static": g.static is not None}
     if viewer is not None and state.allied(viewer, g.owner):
         out.update(craft=[c.name for c in g.craft], size=group_size(real_craft_count(g),
                                                                     state.rules.group_sizes),
                    order=g.order.text(), sector=g.sector)
-    elif viewer is not None and g.hex in {x.hex for x in state.groups.values()
-                                          if x.owner == viewer}:
+    elif viewer is not None and g.hex in here:
         out["contacts"] = contacts(state, viewer, g)
     if g.static is not None:
         out["sector"] = g.sector
@@ -68,9 +69,10 @@ def sector_view(state: State, hex_name: str) -> dict[str, Any]:
 
 def view_of(state: State, viewer: int | None) -> dict[str, Any]:
     """A JSON-able view for one seat (None = the public) for status and pictures."""
-    groups = [_group_view(state, viewer, g) for g in sorted(state.groups.values(),
-                                                            key=lambda x: x.name)
-              if visible(state, viewer, g)]
+    here = {x.hex for x in state.groups.values() if x.owner == viewer}
+    with index.frozen(state):  # sensors once per hex, not once per contact (issue 9)
+        groups = [_group_view(state, viewer, g, here) for g in sorted(
+            state.groups.values(), key=lambda x: x.name) if visible(state, viewer, g)]
     sector = sector_view(state, state.sector_hex) if state.sector_hex else None
     return {
         "ruleset": "ftcamp", "viewer": viewer, "round": state.round, "step": state.step,

@@ -16,6 +16,7 @@ from bot.rules.ftcamp.model import (
     State,
     SystemHex,
 )
+from bot.rules.ftcamp.steps import IDLE
 
 HEX = "0505"
 SYS = "0304"
@@ -85,11 +86,28 @@ def engage(state: State, orders: dict[int, dict[str, Any]], rolls: list[int],
     return RULESET.resolve(state, actions, ScriptedDice(rolls, shuffles or []))
 
 
+def idle_only(state: State) -> bool:
+    """Every seat is asked but nobody has anything to do (E-D33's uniform steps)."""
+    reqs = RULESET.pending(state)
+    return bool(reqs) and all(r.kind == "sealed" and [f.name for f in r.actions[0].fields]
+                              == [IDLE] for r in reqs)
+
+
+def settle(out: Outcome, rolls: list[int] | None = None,
+           shuffles: list[list[Any]] | None = None) -> Outcome:
+    """Submit 'nothing to do' for every step where nobody has anything to do."""
+    events = list(out.events)
+    while idle_only(out.state):
+        out = RULESET.resolve(out.state, {}, ScriptedDice(rolls or [], shuffles or []))
+        events += out.events
+    return Outcome(state=out.state, events=events, finished=out.finished)
+
+
 def pick(state: State, sector: str, rolls: list[int] | None = None,
          shuffles: list[list[Any]] | None = None) -> Outcome:
     seat = RULESET.pending(state)[0].seat
-    return RULESET.act(state, seat, {"type": "place", "sector": sector},
-                       ScriptedDice(rolls or [], shuffles or []))
+    return settle(RULESET.act(state, seat, {"type": "place", "sector": sector},
+                              ScriptedDice(rolls or [], shuffles or [])), rolls, shuffles)
 
 
 def picks(state: State, sectors: list[str], rolls: list[int] | None = None,
@@ -106,7 +124,7 @@ def picks(state: State, sectors: list[str], rolls: list[int] | None = None,
 
 def sealed(state: State, actions: dict[int, dict[str, Any]], rolls: list[int] | None = None
            ) -> Outcome:
-    return RULESET.resolve(state, actions, ScriptedDice(rolls or []))
+    return settle(RULESET.resolve(state, actions, ScriptedDice(rolls or [])), rolls)
 
 
 def result_of(state: State, hex_name: str = HEX) -> Any:
@@ -139,7 +157,7 @@ def play_hex(*groups: Group, orders: dict[str, str], where: dict[str, str], play
         g = out.state.groups[name]
         actions.setdefault(g.owner, {})[f"order:{name}"] = order
     rolling = sum(1 for n in out.state.groups if n in orders)
-    out = engage(out.state, actions, [1] * (2 * rolling), shuffles)
+    out = settle(engage(out.state, actions, [1] * (2 * rolling), shuffles), shuffles=shuffles)
     events += out.events
     while out.state.step == "allocate" and RULESET.pending(out.state):
         out = pick(out.state, where[out.state.run.queue[0]], shuffles=shuffles)

@@ -64,9 +64,24 @@ def test_e11_crippled_group_kept_in_its_sector() -> None:
     out = play_hex(group("A", 1, thrust=2, sector="D-7",
                          crafts=[craft("w", ftl="crippled", thrust=2)]),
                    group("B", 2, thrust=3), orders={"A": "SF", "B": "EE"},
-                   where={"B": "A-1"})
+                   where={"A": "D-7", "B": "A-1"})
     assert out.state.groups["A"].sector == "D-7"
-    assert any("A (P1) is placed in D-7 (FTL-crippled" in t for t in public(out.events))
+    # E-D33: crippled craft are secret, so the group is asked like any other and the public
+    # line does not say why it stayed.
+    lines = public(out.events)
+    assert any("A (P1) is placed in D-7 (engage value" in t for t in lines)
+    assert not any("crippled" in t for t in lines)
+
+
+def test_e_d33_a_crippled_group_is_asked_with_its_one_sector() -> None:
+    s = orders_in(world(group("A", 1, thrust=2, sector="D-7",
+                              crafts=[craft("w", ftl="crippled", thrust=2)]),
+                        group("B", 2, thrust=3))).state
+    s = engage(s, {1: {"order:A": "SF"}, 2: {"order:B": "EE"}}, [1, 1, 1, 1]).state
+    req = RULESET.pending(s)[0]
+    assert req.seat == 1 and "A" in req.prompt
+    assert [o.value for a in req.actions for o in a.fields[0].options] == ["D-7"]
+    assert "crippled" in req.prompt  # the owner is told why
 
 
 def test_e11_support_goes_with_the_supported_group() -> None:

@@ -103,7 +103,7 @@ def test_e12_4_crippled_groups_cannot_join_as_reserves() -> None:
     idle = group("Res", 1, thrust=3, sector="D-5", crafts=[craft("w", thrust=3,
                                                                  ftl="crippled")])
     out = play_hex(*_battle_plus_idle(idle), orders={"A": "EE", "B": "EE", "Res": "EE"},
-                   where={"A": "B-1", "B": "B-1"})
+                   where={"A": "B-1", "B": "B-1", "Res": "D-5"})
     assert out.state.step != "reserves"
     assert result_of(out.state).unengaged == ["Res"]
 

@@ -112,8 +112,8 @@ def test_e12_7_a_group_is_dispatched_to_one_interception_only() -> None:
                         group("P2", 2, order="patrol"),
                         group("Wing", 2, hex_name="0102", order="patrol"), hq),
                   skip_special=False).state
-    fields = [f.name for r in RULESET.pending(s) for f in r.actions[0].fields]
-    assert fields == ["dispatch:P1", "dispatch:P2"]
+    fields = {r.seat: [f.name for f in r.actions[0].fields] for r in RULESET.pending(s)}
+    assert fields == {1: ["idle"], 2: ["dispatch:P1", "dispatch:P2"]}  # E-D33: both asked
     try:
         RULESET.check(s, 2, {"type": "special_acts", "dispatch:P1": ["Wing"],
                              "dispatch:P2": ["Wing"]})

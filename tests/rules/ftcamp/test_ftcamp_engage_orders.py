@@ -89,7 +89,11 @@ def test_e6_retreat_abandons_crippled_craft_named_in_confirm() -> None:
     assert [c.name for c in out.state.groups["A"].craft] == ["Fine"]
     reveal = next(e.text for e in out.events if e.kind == "engage_reveal")
     # Abandoned before the roll: thrust 5 counts, not the wreck's 0.
-    assert "abandoned Wreck" in reveal and "thrust 5 = **9**" in reveal
+    assert "thrust 5 = **9**" in reveal and "Wreck" not in reveal  # E-D33: no craft named
+    own = next(e for e in out.events if e.kind == "engage_parts" and e.audience.seat == 1)
+    assert "A: RT in 1 part(s) [Fine]; abandoned Wreck (lost with crew)" in own.text
+    assert not any(e.kind == "engage_parts" and e.audience.seat == 2 and "Wreck" in e.text
+                   for e in out.events)
 
 
 def test_e6_group_of_only_crippled_craft_cannot_retreat() -> None:
@@ -101,9 +105,9 @@ def test_e6_engage_with_crippled_keeps_sector_unless_abandoned() -> None:
     crafts = [craft("W", ftl="crippled"), craft("F")]
     s = at_engage(group("A", 1, crafts=crafts, sector="C-3"), group("B", 2))
     out = engage(s, {1: {"order:A": "EE"}, 2: {"order:B": "SF"}}, [6, 1, 1, 1])
-    # B (value 5) picks first, then A is forced into C-3.
-    out = picks(out.state, ["A-1"])
-    assert "A (P1) is placed in C-3 (FTL-crippled" in "\n".join(public(out.events))
+    # B (value 5) picks first, then A may only take C-3 (asked all the same, E-D33).
+    out = picks(out.state, ["A-1", "C-3"])
+    assert "A (P1) is placed in C-3 (engage value" in "\n".join(public(out.events))
     s2 = at_engage(group("A", 1, crafts=[craft("W", ftl="crippled"), craft("F")],
                          sector="C-3"), group("B", 2))
     out2 = engage(s2, {1: {"order:A": "EE+abandon"}, 2: {"order:B": "SF"}}, [6, 1, 1, 1])
@@ -177,7 +181,9 @@ def test_e10_sealed_submissions_produce_no_public_event_until_all_pages_are_in()
     assert "page 1 of 2" in reqs[1].prompt and len(reqs[1].actions[0].fields) == 4
     first = engage(s, {1: {f"order:G{i}": "EE" for i in range(4)}, 2: {"order:B": "EE"}}, [])
     assert first.events == [] and first.state.page == 2
-    assert [r.seat for r in RULESET.pending(first.state)] == [1]
+    # E-D33: page 2 asks both seats; P2 has nothing left to do there.
+    page2 = {r.seat: [f.name for f in r.actions[0].fields] for r in RULESET.pending(first.state)}
+    assert page2 == {1: ["order:G4", "order:G5"], 2: ["idle"]}
     rolls = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6, 6, 1, 2]  # G5 and B tie, then roll off
     final = engage(first.state, {1: {"order:G4": "RT", "order:G5": "EE"}}, rolls)
     reveal = next(e.text for e in final.events if e.kind == "engage_reveal")

@@ -119,3 +119,10 @@ def test_views_show_each_player_only_what_they_may_see() -> None:
     a_for_b = next(g for g in other["groups"] if g["name"] == "A")
     assert a_for_b["contacts"] == ["class 2"] and "craft" not in a_for_b
     assert "A" in RULESET.status(out.state, 1) and HEX in RULESET.status(out.state, None)
+
+
+def test_a_state_with_sealed_list_answers_loads_again() -> None:
+    # Dispatches and betrayals are lists; a paged step keeps them in ``secret`` (E-D17).
+    s = world(group("A", 1), group("B", 2))
+    s.secret = {2: {"dispatch:P1": ["Wing", "Lance"], "idle": "none"}}
+    assert State.model_validate_json(s.model_dump_json()) == s

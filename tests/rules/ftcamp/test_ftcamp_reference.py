@@ -1,0 +1,58 @@
+"""Byte-identical behaviour on big scenarios (issue 9): pending(), resolve() and act() give
+exactly what the reference run stored here gave, and never change the state they are given.
+
+The digests were recorded with the straightforward implementation (before indexing and
+copy-on-write); a change of behaviour changes them. Recompute with
+``.venv/bin/python tests/rules/ftcamp/test_ftcamp_reference.py``."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+
+import pytest
+from ftcamp_big import big_state, play_round
+
+from bot.rules.base import Request
+from bot.rules.ftcamp.model import State
+
+REFERENCE = {
+    (30, 2): "1f13dc97e95894356f5d632bed939f3062f1d9614f6507733b3a1fc9391478d6",
+    (200, 1): "af387e100f98e56410c97ff55be549a52ccaf24d8e379f0382c68fb8f2ee4eca",
+}
+
+
+def digest(n_groups: int, rounds: int) -> tuple[str, int]:
+    """Play ``rounds`` rounds; hash every request list, outcome state and event."""
+    h = hashlib.sha256()
+    state = big_state(n_groups)
+    calls = 0
+
+    def record(s: State, reqs: list[Request]) -> None:
+        nonlocal calls
+        calls += 1
+        h.update(s.model_dump_json().encode())
+        for r in reqs:
+            h.update(r.model_dump_json().encode())
+
+    for r in range(rounds):
+        before = state.model_dump_json()
+        state, events = play_round(state, seed=r, hook=record, check_input=True)
+        assert state.model_dump_json() != before
+        for e in events:
+            h.update(e.model_dump_json().encode())
+    h.update(state.model_dump_json().encode())
+    return h.hexdigest(), calls
+
+
+@pytest.mark.parametrize(("n_groups", "rounds"), sorted(REFERENCE))
+def test_pending_resolve_act_match_the_reference_run(n_groups: int, rounds: int) -> None:
+    got, calls = digest(n_groups, rounds)
+    assert calls > 50  # the run reached many steps
+    assert got == REFERENCE[(n_groups, rounds)]
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, ".")
+    for key in sorted(REFERENCE):
+        print(key, *digest(*key))
