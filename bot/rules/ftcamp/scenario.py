@@ -5,10 +5,10 @@ Every problem is reported with its location and reason; nothing is loaded from a
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any
 
 from bot.errors import InvalidInput
+from bot.rules import safe_load
 from bot.rules.ftcamp import geometry as geo
 from bot.rules.ftcamp.model import (
     FLEET_KINDS,
@@ -27,6 +27,7 @@ _CRAFT_INTS = ("thrust", "decoys", "weasel", "weasel_on", "sensors", "stealth", 
 _CRAFT_BOOLS = ("drive", "ecm", "armed", "command")
 # E-D18: names go into Select values (100 characters at most, with a prefix).
 NAME_LIMIT = 60
+MAX_SCENARIO = 200_000  # characters; a scenario is a few kB
 _TOP_KEYS = {"campaign", "rules", "map", "players", "alliances", "groups", "statics"}
 
 
@@ -244,10 +245,7 @@ def order_problem(state: State, g: Group) -> str | None:
 
 def load_scenario(text: str) -> State:
     """Parse a TOML scenario; raises InvalidInput listing every problem with its location."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"Scenario is not valid TOML: {exc}") from exc
+    data = safe_load.load_toml(text, "Scenario", MAX_SCENARIO)  # size, nesting, numbers
     ck = _Checker()
     ck.unknown(data, _TOP_KEYS, "")
     camp = ck.table(data.get("campaign", {}), "campaign")

@@ -1,0 +1,152 @@
+"""Uploaded files (bytes or text) -> plain data, refusing what would crash or stall a parser.
+
+Every uploaded file goes through here before a rule set reads it: HRFT designs and fleets
+(JSON or TOML) and FTCamp scenarios (TOML). The checks run in this order, cheapest first, so a
+hostile file costs a few milliseconds at most:
+
+1. size, before anything is decoded;
+2. encoding: UTF-8, a byte-order mark tolerated (UTF-16 is named, it is what Windows editors
+   save);
+3. TOML dotted keys and table names with more than ``MAX_DEPTH`` parts, found by one regular
+   expression before parsing (``tomllib`` handles ``a.a.a...`` in quadratic time and memory:
+   100,000 parts exhaust the machine);
+4. parsing, with integers of more than ``MAX_INT_DIGITS`` digits, NaN and infinity refused as
+   they are read (JSON), and the parser's own recursion limit turned into a refusal;
+5. the parsed tree, walked without recursion: nesting deeper than ``MAX_DEPTH``, integers
+   outside +-``MAX_INT`` and non-finite numbers are refused.
+
+Everything refused is an ``InvalidInput`` that says what was wrong and what is allowed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import tomllib
+from typing import Any
+
+from bot.errors import InvalidInput
+
+MAX_BYTES = 200_000  # the whole FB1 catalog (65 designs) is 108 kB
+MAX_DEPTH = 20  # a Fleet Manager fleet nests 6 levels, an FTCamp scenario 4
+MAX_INT_DIGITS = 15
+MAX_INT = 10**MAX_INT_DIGITS - 1
+
+_SEGMENT = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""
+# A key of more than MAX_DEPTH dotted parts; the look-behind makes every attempt start at the
+# beginning of a part, so the scan stays linear in the file size.
+_DEEP_KEY = re.compile(
+    rf"(?<![A-Za-z0-9_\-\"']){_SEGMENT}(?:[ \t]*+\.[ \t]*+{_SEGMENT}){{{MAX_DEPTH},}}")
+
+
+class _Refused(Exception):
+    """Raised inside a parser hook; turned into InvalidInput once the parser has unwound."""
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def decode(data: bytes | str, what: str, limit: int = MAX_BYTES) -> str:
+    """The file as text: at most ``limit`` bytes (characters for text), UTF-8, BOM dropped."""
+    size = len(data)
+    if size > limit:
+        raise InvalidInput(f"{what} is {size // 1000} kB; at most {limit // 1000} kB is allowed.")
+    if isinstance(data, str):
+        return data[1:] if data.startswith("\ufeff") else data
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InvalidInput(f"{what} is UTF-16 text; save it as UTF-8 (with or without a BOM).")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{what} is not UTF-8 text (byte {exc.start} cannot be read); "
+                           "save it as UTF-8.") from None
+
+
+def _too_deep(what: str) -> InvalidInput:
+    return InvalidInput(f"{what} is nested too deeply; at most {MAX_DEPTH} levels of lists, "
+                        "tables or dotted keys are allowed.")
+
+
+def _too_long(what: str, digits: str) -> InvalidInput:
+    return InvalidInput(f"{what} holds the number {_short(digits)} ({len(digits)} digits); "
+                        f"whole numbers may have at most {MAX_INT_DIGITS} digits.")
+
+
+def _json_int(what: str, text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Refused(_too_long(what, text))
+    return int(text)
+
+
+def _json_float(what: str, text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(InvalidInput(f"{what} holds the number {_short(text)}; numbers must be "
+                                    "finite (no inf or nan, at most about 1e308)."))
+    return value
+
+
+def _json_constant(what: str, text: str) -> Any:
+    raise _Refused(InvalidInput(f"{what} holds {text}; only finite numbers are allowed."))
+
+
+def load_json(data: bytes | str, what: str, limit: int = MAX_BYTES) -> Any:
+    """A JSON file as data (see the module doc for the checks)."""
+    text = decode(data, what, limit)
+    try:
+        obj = json.loads(text, parse_int=lambda s: _json_int(what, s),
+                         parse_float=lambda s: _json_float(what, s),
+                         parse_constant=lambda s: _json_constant(what, s))
+    except _Refused as exc:
+        raise exc.args[0] from None
+    except RecursionError:
+        raise _too_deep(what) from None
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{what} is not valid JSON: {exc.msg} (line {exc.lineno}).") from None
+    check_tree(obj, what)
+    return obj
+
+
+def load_toml(data: bytes | str, what: str, limit: int = MAX_BYTES) -> dict[str, Any]:
+    """A TOML file as a table (see the module doc for the checks)."""
+    text = decode(data, what, limit)
+    if _DEEP_KEY.search(text):
+        raise _too_deep(what)
+    try:
+        obj = tomllib.loads(text, parse_float=lambda s: _json_float(what, s))
+    except _Refused as exc:
+        raise exc.args[0] from None
+    except RecursionError:
+        raise _too_deep(what) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{what} is not valid TOML: {exc}.") from None
+    except ValueError:
+        # tomllib reads integers with int(), which refuses more than 4300 digits
+        raise InvalidInput(f"{what} holds a number with too many digits; whole numbers may "
+                           f"have at most {MAX_INT_DIGITS} digits.") from None
+    check_tree(obj, what)
+    return obj
+
+
+def check_tree(obj: Any, what: str) -> None:
+    """Refuses nesting deeper than MAX_DEPTH, integers beyond MAX_INT and non-finite floats.
+
+    Walks with an explicit stack, so a deep tree cannot exhaust Python's recursion limit."""
+    stack: list[tuple[Any, int]] = [(obj, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth >= MAX_DEPTH:
+                raise _too_deep(what)
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+        elif isinstance(node, bool):
+            continue
+        elif isinstance(node, int):
+            if abs(node) > MAX_INT:
+                raise InvalidInput(f"{what} holds a number beyond {MAX_INT:,}; whole numbers "
+                                   f"may have at most {MAX_INT_DIGITS} digits.")
+        elif isinstance(node, float) and not math.isfinite(node):
+            raise InvalidInput(f"{what} holds {node}; only finite numbers are allowed.")
