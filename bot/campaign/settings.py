@@ -12,31 +12,50 @@ from bot.rules.base import Ruleset
 
 TIMING_DEFAULTS: dict[str, Any] = {"step_hours": 48.0, "reminders": [12.0, 1.0],
                                    "on_deadline": "default"}
+# P-12: bounds of the timing settings. A deadline further away than 30 days is no deadline
+# a group waits for, and an unbounded one overflowed the date (year 116109 for 1e9 hours).
+MAX_STEP_HOURS = 720.0
+MIN_STEP_HOURS = 0.1  # six minutes; 0 still means no deadline
+MAX_REMINDERS = 5
+MAX_VALUE_CHARS = 100  # a timing value is a short text; longer is refused unread
 LONG_VALUE = 80  # longer (or multi-line) values are listed by size, not inline
 TIMING_HELP = {
-    "step_hours": "hours per step, a number >= 0 (0 = no deadline)",
-    "reminders": "hours before the deadline, comma-separated numbers > 0 (e.g. 12,1), or none",
+    "step_hours": f"hours per step, 0 (no deadline) or a number from {MIN_STEP_HOURS:g} to "
+                  f"{MAX_STEP_HOURS:g} (30 days)",
+    "reminders": f"hours before the deadline, up to {MAX_REMINDERS} comma-separated numbers "
+                 f"above 0 and at most {MAX_STEP_HOURS:g} (e.g. 12,1), or none",
     "on_deadline": "default (missing input takes its default) or wait (tell the GM and wait)",
 }
 
 
-def _hours(value: str) -> float:
+def _hours(value: str, low: float) -> float:
     number = float(value)
-    if not math.isfinite(number) or number < 0:
+    if not math.isfinite(number) or not low <= number <= MAX_STEP_HOURS:
         raise ValueError
     return number
 
 
-def parse_timing(key: str, value: str) -> Any:
+def _step_hours(text: str) -> float:
+    number = float(text)
+    return 0.0 if number == 0 else _hours(text, MIN_STEP_HOURS)
+
+
+def parse_timing(key: str, value: Any) -> Any:
     """One timing setting from its text; InvalidInput says what is allowed."""
+    if not isinstance(value, str) or len(value) > MAX_VALUE_CHARS:
+        shown = repr(value) if not isinstance(value, str) else f"{len(value)} characters"
+        raise InvalidInput(f"Bad value ({shown[:40]}) for {key}: {TIMING_HELP[key]}.")
     text = value.strip().lower()
     try:
         if key == "step_hours":
-            return _hours(text)
+            return _step_hours(text)
         if key == "reminders":
             if text in ("", "none", "off"):
                 return []
-            offsets = sorted({_hours(part) for part in text.split(",")}, reverse=True)
+            parts = text.split(",")
+            if len(parts) > MAX_REMINDERS:
+                raise ValueError
+            offsets = sorted({_hours(part, 0.0) for part in parts}, reverse=True)
             if any(o <= 0 for o in offsets):
                 raise ValueError
             return offsets
@@ -45,6 +64,18 @@ def parse_timing(key: str, value: str) -> Any:
     except ValueError:
         pass
     raise InvalidInput(f"Bad value '{value}' for {key}: {TIMING_HELP[key]}.")
+
+
+def _stored_hours(value: Any, default: float, low: float) -> float:
+    """A stored number of hours within the bounds: a value saved before the bounds existed
+    (or a bad config default) is read at the nearest bound, so it cannot break a deadline."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return default
+    if not math.isfinite(number) or number <= 0:
+        return 0.0 if number == 0 else default
+    return min(max(number, low), MAX_STEP_HOURS)
 
 
 def option_fields(ruleset: Ruleset) -> list[str]:
@@ -94,7 +125,14 @@ def options_model(ruleset: Ruleset, options: dict[str, Any]) -> BaseModel:
 
 
 def timing(settings: dict[str, Any]) -> dict[str, Any]:
-    return {**TIMING_DEFAULTS, **settings}
+    """The timing settings with defaults, every number within the bounds (P-12)."""
+    out = {**TIMING_DEFAULTS, **settings}
+    out["step_hours"] = _stored_hours(out["step_hours"], TIMING_DEFAULTS["step_hours"],
+                                      MIN_STEP_HOURS)
+    raw = out["reminders"] if isinstance(out["reminders"], list) else []
+    offsets = {_stored_hours(o, 0.0, 0.0) for o in raw[:MAX_REMINDERS]}
+    out["reminders"] = sorted((o for o in offsets if o > 0), reverse=True)
+    return out
 
 
 HIDDEN_VALUE = "(hidden: only the GM sees it)"
