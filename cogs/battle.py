@@ -38,7 +38,7 @@ from cogs.battle_read import (
     ship_text,
     weapon_choices,
 )
-from cogs.common import actor_of, campaign_channel_id, clip, reply, service_of
+from cogs.common import actor_of, campaign_channel_id, clip, read_attachment, reply, service_of
 from cogs.panel_view import build_action
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 Arc = Literal["F", "FS", "AS", "A", "AP", "FP"]
 DamageKind = Literal["direct", "missile", "fighter", "area", "enveloping"]
 MAX_NAME = 80
-MAX_FILE = 512_000
+MAX_FILE = 200_000  # bytes: the rules refuse larger ship files too (safe_load.MAX_BYTES)
 THREAD_MINUTES = 10080  # a week: battles are played over days
 
 
@@ -156,9 +156,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         if battle.gm_spec("add_design") is None:
             raise InvalidState("Only the GM uploads designs for the campaign's craft, during "
                                "setup (before every side is ready).")
-        if file.size > MAX_FILE:
-            raise InvalidInput(f"The file is larger than {MAX_FILE // 1000} kB.")
-        data = await file.read()
+        data = await read_attachment(file, MAX_FILE)
         ships_from_file(file.filename, data)  # InvalidInput says what is wrong
         await interaction.response.defer(ephemeral=True, thinking=True)
         await service_of(interaction).gm_act(
@@ -225,9 +223,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         self, interaction: discord.Interaction, battle: Battle, file: discord.Attachment
     ) -> None:
         require_started(battle)
-        if file.size > MAX_FILE:
-            raise InvalidInput(f"The file is larger than {MAX_FILE // 1000} kB.")
-        data = await file.read()
+        data = await read_attachment(file, MAX_FILE)
         ships = ships_from_file(file.filename, data)  # InvalidInput says what is wrong
         names = ", ".join(s.name for s in ships)
         require_spec(battle, "add_file", "add ships")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.campaign.models import Actor
-from bot.errors import InvalidState
+from bot.errors import InvalidInput, InvalidState
 
 if TYPE_CHECKING:
     from bot.campaign import CampaignService
@@ -52,6 +52,20 @@ def campaign_channel_id(interaction: discord.Interaction) -> int:
             "In a DM you can use /orders, /roll and /help."
         )
     return interaction.channel_id
+
+
+async def read_attachment(attachment: discord.Attachment, limit: int) -> bytes:
+    """The attachment's bytes, refused before downloading when Discord says it is larger
+    than ``limit``, and again after reading should the content be larger than announced."""
+    what = f"'{attachment.filename[:100]}'"
+    if attachment.size > limit:
+        raise InvalidInput(f"{what} is {attachment.size // 1000} kB; at most {limit // 1000} kB "
+                           "is allowed.")
+    data = await attachment.read()
+    if len(data) > limit:
+        raise InvalidInput(f"{what} is {len(data) // 1000} kB; at most {limit // 1000} kB "
+                           "is allowed.")
+    return data
 
 
 def timestamp(when: datetime | None) -> str:

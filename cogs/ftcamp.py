@@ -18,7 +18,14 @@ from discord.ext import commands
 from bot.errors import InvalidState, UserError
 from bot.rules.ftcamp import Craft, Group, State, gm
 from cogs import ftcamp_read as read
-from cogs.common import actor_of, campaign_channel_id, reply, service_of, split_content
+from cogs.common import (
+    actor_of,
+    campaign_channel_id,
+    read_attachment,
+    reply,
+    service_of,
+    split_content,
+)
 
 Edit = Callable[[State], State]
 
@@ -144,7 +151,8 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
         if camp.status != "setup":
             raise InvalidState("The campaign has started; a scenario can only be loaded "
                                "before /campaign start. GM edits: /ftcamp group, /ftcamp craft.")
-        text, state = read.read_scenario(file.filename, file.size, await file.read())
+        text, state = read.read_scenario(file.filename, file.size,
+                                        await read_attachment(file, read.MAX_FILE))
         await service_of(interaction).settings(
             actor_of(interaction), campaign_channel_id(interaction), {"scenario": text}
         )

@@ -18,6 +18,7 @@ MAX_STEP_HOURS = 720.0
 MIN_STEP_HOURS = 0.1  # six minutes; 0 still means no deadline
 MAX_REMINDERS = 5
 MAX_VALUE_CHARS = 100  # a timing value is a short text; longer is refused unread
+MAX_OPTION_CHARS = 200_000  # a rule-set option's text (an FTCamp scenario file is one)
 LONG_VALUE = 80  # longer (or multi-line) values are listed by size, not inline
 TIMING_HELP = {
     "step_hours": f"hours per step, 0 (no deadline) or a number from {MIN_STEP_HOURS:g} to "
@@ -92,7 +93,9 @@ def apply_changes(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """New (settings, options) with every change applied, or an error and nothing changed."""
     allowed = allowed_keys(ruleset)
-    unknown = sorted(k for k in changes if k not in allowed)
+    if not isinstance(changes, dict) or not all(isinstance(k, str) for k in changes):
+        raise InvalidInput(f"Settings are given as name and value. Allowed: {', '.join(allowed)}.")
+    unknown = sorted(k[:40] for k in changes if k not in allowed)
     if unknown:
         raise InvalidInput(f"Unknown setting {', '.join(unknown)}. Allowed: {', '.join(allowed)}.")
     new_settings = {**settings}
@@ -103,10 +106,21 @@ def apply_changes(
         elif started:
             raise InvalidState(f"Rule-set option {key} can only be changed before the start.")
         else:
-            new_options[key] = value
+            new_options[key] = _option_value(key, value)
     if new_options != options:
         new_options = validate_options(ruleset, new_options)
     return new_settings, new_options
+
+
+def _option_value(key: str, value: Any) -> Any:
+    """A rule-set option as given: a single value, text at most MAX_OPTION_CHARS long (the
+    rule set's model then checks its type and range)."""
+    if isinstance(value, str) and len(value) > MAX_OPTION_CHARS:
+        raise InvalidInput(f"The value for {key} is {len(value)} characters long; at most "
+                           f"{MAX_OPTION_CHARS} are allowed.")
+    if not isinstance(value, str | int | float | bool):
+        raise InvalidInput(f"The value for {key} must be a single text or number.")
+    return value
 
 
 def validate_options(ruleset: Ruleset, options: dict[str, Any]) -> dict[str, Any]:
