@@ -27,7 +27,9 @@ _CRAFT_INTS = ("thrust", "decoys", "weasel", "weasel_on", "sensors", "stealth", 
 _CRAFT_BOOLS = ("drive", "ecm", "armed", "command")
 # E-D18: names go into Select values (100 characters at most, with a prefix).
 NAME_LIMIT = 60
-MAX_SCENARIO = 200_000  # characters; a scenario is a few kB
+# Characters: the example scenario is 4 kB; tomllib is pure Python (about 1.5 ms per kB at
+# worst), so the limit keeps even a hostile file to about 0.1 s, once, before the start.
+MAX_SCENARIO = 64_000
 _TOP_KEYS = {"campaign", "rules", "map", "players", "alliances", "groups", "statics"}
 
 

@@ -264,7 +264,7 @@ def design_from_toml(text: str | bytes) -> dict[str, Any]:
 
     Keys: name, class, type_code, kind (warship/merchant), mass, hull, armour, hull_rows,
     thrust, ftl, and [[systems]] tables with type (and class, arcs, level, ...)."""
-    data = safe_load.load_toml(text, "The ship file")
+    data = safe_load.load_toml(text, "The ship file", limits.MAX_TOML_BYTES)
     raw = data.get("systems", [])
     if not isinstance(raw, list):
         raise InvalidInput("The ship file's systems must be [[systems]] tables.")

@@ -10,7 +10,7 @@ from typing import Any
 from bot.errors import InvalidInput
 from bot.rules import safe_load
 from bot.rules.hrft.convert import convert_design, convert_fleet, convert_toml
-from bot.rules.hrft.model import MAX_FILE_SHIPS, Ship
+from bot.rules.hrft.model import MAX_FILE_SHIPS, MAX_TOML_BYTES, Ship
 
 MAX_BYTES = safe_load.MAX_BYTES
 KINDS = ".FTDesign, .FTFleet, .json or .toml"
@@ -35,7 +35,7 @@ def ships_from_file(filename: str, data: bytes | str) -> list[Ship]:
     name = filename[:100]
     ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
     if ext == "toml":
-        return [convert_toml(safe_load.decode(data, f"'{name}'", MAX_BYTES))]
+        return [convert_toml(safe_load.decode(data, f"'{name}'", MAX_TOML_BYTES))]
     if ext in ("ftdesign", "ftfleet", "json"):
         ships = _from_json(safe_load.load_json(data, f"'{name}'", MAX_BYTES))
         if not ships:

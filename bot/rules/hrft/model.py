@@ -30,6 +30,9 @@ MAX_PARAM = 1000  # a kept system number (bays, capacity)
 MAX_FEEDS = MAX_SYSTEMS  # launcher ids a magazine feeds
 MAX_FILE_SHIPS = 12  # ships in one uploaded file: one side's limit (state.MAX_SHIPS_PER_SEAT)
 MAX_FILE_DESIGNS = 24  # designs carried in one fleet file
+# A TOML ship is a few hundred bytes; tomllib is pure Python (about 1.5 ms per kB at worst),
+# so TOML files are held far below the JSON limit (safe_load.MAX_BYTES, read in C).
+MAX_TOML_BYTES = 32_000
 
 
 class System(BaseModel):
