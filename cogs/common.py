@@ -54,17 +54,19 @@ def campaign_channel_id(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
+def _too_big(filename: str, size: int, limit: int) -> InvalidInput:
+    return InvalidInput(f"'{filename[:100]}' is {-(-size // 1000)} kB; at most "
+                        f"{limit // 1000} kB is allowed.")
+
+
 async def read_attachment(attachment: discord.Attachment, limit: int) -> bytes:
     """The attachment's bytes, refused before downloading when Discord says it is larger
     than ``limit``, and again after reading should the content be larger than announced."""
-    what = f"'{attachment.filename[:100]}'"
     if attachment.size > limit:
-        raise InvalidInput(f"{what} is {attachment.size // 1000} kB; at most {limit // 1000} kB "
-                           "is allowed.")
+        raise _too_big(attachment.filename, attachment.size, limit)
     data = await attachment.read()
     if len(data) > limit:
-        raise InvalidInput(f"{what} is {len(data) // 1000} kB; at most {limit // 1000} kB "
-                           "is allowed.")
+        raise _too_big(attachment.filename, len(data), limit)
     return data
 
 

@@ -55,7 +55,8 @@ def decode(data: bytes | str, what: str, limit: int = MAX_BYTES) -> str:
     """The file as text: at most ``limit`` bytes (characters for text), UTF-8, BOM dropped."""
     size = len(data)
     if size > limit:
-        raise InvalidInput(f"{what} is {size // 1000} kB; at most {limit // 1000} kB is allowed.")
+        raise InvalidInput(f"{what} is {-(-size // 1000)} kB; at most {limit // 1000} kB is "
+                           "allowed.")
     if isinstance(data, str):
         return data[1:] if data.startswith("\ufeff") else data
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -25,7 +25,7 @@ def refused(fn, *args) -> str:  # type: ignore[no-untyped-def]
 
 def test_size_is_checked_before_decoding() -> None:
     text = refused(load_json, b"\xff" * (safe_load.MAX_BYTES + 1), "'big.json'")
-    assert "'big.json' is 200 kB; at most 200 kB is allowed" in text
+    assert "'big.json' is 201 kB; at most 200 kB is allowed" in text
     assert "at most 2 kB" in refused(load_toml, "x" * 2001, "Scenario", 2000)
 
 
