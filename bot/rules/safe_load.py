@@ -10,10 +10,11 @@ hostile file costs a few milliseconds at most:
 3. TOML dotted keys and table names with more than ``MAX_DEPTH`` parts, found by one regular
    expression before parsing (``tomllib`` reads ``a.a.a...`` in quadratic time and memory:
    20,000 parts take over a second, 100,000 exhaust the machine);
-4. parsing, with integers of more than ``MAX_INT_DIGITS`` digits, NaN and infinity refused as
-   they are read (JSON), and the parser's own recursion limit turned into a refusal;
+4. parsing, in C for JSON; the parser's recursion limit and ``int()``'s 4300-digit limit
+   become refusals, and so do JSON's NaN and Infinity;
 5. the parsed tree, walked without recursion: nesting deeper than ``MAX_DEPTH``, integers
-   outside +-``MAX_INT`` and non-finite numbers are refused.
+   outside +-``MAX_INT`` (``MAX_INT_DIGITS`` digits) and non-finite numbers (``1e999``) are
+   refused. Each value is checked here once, not by a Python hook per number in the parser.
 
 Everything refused is an ``InvalidInput`` that says what was wrong and what is allowed.
 """
@@ -73,23 +74,10 @@ def _too_deep(what: str) -> InvalidInput:
                         "tables or dotted keys are allowed.")
 
 
-def _too_long(what: str, digits: str) -> InvalidInput:
-    return InvalidInput(f"{what} holds the number {_short(digits)} ({len(digits)} digits); "
-                        f"whole numbers may have at most {MAX_INT_DIGITS} digits.")
-
-
-def _json_int(what: str, text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise _Refused(_too_long(what, text))
-    return int(text)
-
-
-def _json_float(what: str, text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _Refused(InvalidInput(f"{what} holds the number {_short(text)}; numbers must be "
-                                    "finite (no inf or nan, at most about 1e308)."))
-    return value
+def _too_many_digits(what: str) -> InvalidInput:
+    # the parsers read integers with int(), which refuses more than 4300 digits
+    return InvalidInput(f"{what} holds a number with too many digits; whole numbers may "
+                        f"have at most {MAX_INT_DIGITS} digits.")
 
 
 def _json_constant(what: str, text: str) -> Any:
@@ -100,15 +88,15 @@ def load_json(data: bytes | str, what: str, limit: int = MAX_BYTES) -> Any:
     """A JSON file as data (see the module doc for the checks)."""
     text = decode(data, what, limit)
     try:
-        obj = json.loads(text, parse_int=lambda s: _json_int(what, s),
-                         parse_float=lambda s: _json_float(what, s),
-                         parse_constant=lambda s: _json_constant(what, s))
+        obj = json.loads(text, parse_constant=lambda s: _json_constant(what, s))
     except _Refused as exc:
         raise exc.args[0] from None
     except RecursionError:
         raise _too_deep(what) from None
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"{what} is not valid JSON: {exc.msg} (line {exc.lineno}).") from None
+    except ValueError:
+        raise _too_many_digits(what) from None
     check_tree(obj, what)
     return obj
 
@@ -119,17 +107,13 @@ def load_toml(data: bytes | str, what: str, limit: int = MAX_BYTES) -> dict[str,
     if _DEEP_KEY.search(text):
         raise _too_deep(what)
     try:
-        obj = tomllib.loads(text, parse_float=lambda s: _json_float(what, s))
-    except _Refused as exc:
-        raise exc.args[0] from None
+        obj = tomllib.loads(text)
     except RecursionError:
         raise _too_deep(what) from None
     except tomllib.TOMLDecodeError as exc:
         raise InvalidInput(f"{what} is not valid TOML: {exc}.") from None
     except ValueError:
-        # tomllib reads integers with int(), which refuses more than 4300 digits
-        raise InvalidInput(f"{what} holds a number with too many digits; whole numbers may "
-                           f"have at most {MAX_INT_DIGITS} digits.") from None
+        raise _too_many_digits(what) from None
     check_tree(obj, what)
     return obj
 
@@ -137,20 +121,27 @@ def load_toml(data: bytes | str, what: str, limit: int = MAX_BYTES) -> dict[str,
 def check_tree(obj: Any, what: str) -> None:
     """Refuses nesting deeper than MAX_DEPTH, integers beyond MAX_INT and non-finite floats.
 
-    Walks with an explicit stack, so a deep tree cannot exhaust Python's recursion limit."""
+    Walks with an explicit stack, so a deep tree cannot exhaust Python's recursion limit;
+    exact type tests (a bool is not checked as an int) keep it to a few ms for 200 kB."""
     stack: list[tuple[Any, int]] = [(obj, 0)]
     while stack:
         node, depth = stack.pop()
-        if isinstance(node, dict | list):
-            if depth >= MAX_DEPTH:
-                raise _too_deep(what)
-            children = node.values() if isinstance(node, dict) else node
-            stack.extend((child, depth + 1) for child in children)
-        elif isinstance(node, bool):
-            continue
-        elif isinstance(node, int):
-            if abs(node) > MAX_INT:
+        kind = type(node)
+        if kind is not dict and kind is not list:
+            if kind is int and not -MAX_INT <= node <= MAX_INT:
                 raise InvalidInput(f"{what} holds a number beyond {MAX_INT:,}; whole numbers "
                                    f"may have at most {MAX_INT_DIGITS} digits.")
-        elif isinstance(node, float) and not math.isfinite(node):
-            raise InvalidInput(f"{what} holds {node}; only finite numbers are allowed.")
+            if kind is float and not math.isfinite(node):
+                raise InvalidInput(f"{what} holds {node}; only finite numbers are allowed.")
+            continue
+        if depth >= MAX_DEPTH:
+            raise _too_deep(what)
+        for child in node.values() if kind is dict else node:
+            ckind = type(child)
+            if ckind is dict or ckind is list:
+                stack.append((child, depth + 1))
+            elif ckind is int:
+                if not -MAX_INT <= child <= MAX_INT:
+                    stack.append((child, depth + 1))  # refused when popped
+            elif ckind is float and not math.isfinite(child):
+                stack.append((child, depth + 1))
