@@ -74,3 +74,8 @@ def test_fuzz_scenarios_load_or_give_a_user_error(text: str) -> None:
         assert exc.message
         return
     assert state.players
+
+
+def test_more_groups_than_a_campaign_can_use_are_refused_before_checking() -> None:
+    many = MINIMAL + "\n" + "[[statics]]\n" * 201
+    assert problems(many) == "Scenario has 201 statics; at most 200 are allowed."
