@@ -44,8 +44,9 @@ def _step_hours(text: str) -> float:
 def parse_timing(key: str, value: Any) -> Any:
     """One timing setting from its text; InvalidInput says what is allowed."""
     if not isinstance(value, str) or len(value) > MAX_VALUE_CHARS:
-        shown = repr(value) if not isinstance(value, str) else f"{len(value)} characters"
-        raise InvalidInput(f"Bad value ({shown[:40]}) for {key}: {TIMING_HELP[key]}.")
+        # never repr() the value: a 5,000-digit int cannot even be turned into text
+        shown = f"{len(value)} characters" if isinstance(value, str) else type(value).__name__
+        raise InvalidInput(f"Bad value ({shown}) for {key}: {TIMING_HELP[key]}.")
     text = value.strip().lower()
     try:
         if key == "step_hours":

@@ -193,7 +193,7 @@ def _parse_term(expr: str, sign: int, token: str) -> Term:
 def parse(expr: str) -> DiceExpression:
     """Parse and validate ``expr``; raises ``InvalidInput`` naming the problem and the forms."""
     if not isinstance(expr, str):
-        raise _bad(repr(expr)[:40], "it is not a text")
+        raise _bad(f"({type(expr).__name__})", "it is not a text")
     shown = expr.strip()[:MAX_EXPRESSION_CHARS]
     if len(expr) > MAX_EXPRESSION_CHARS:
         raise _bad(shown + "...", f"it is longer than {MAX_EXPRESSION_CHARS} characters")

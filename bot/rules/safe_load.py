@@ -48,10 +48,6 @@ class _Refused(Exception):
     """Raised inside a parser hook; turned into InvalidInput once the parser has unwound."""
 
 
-def _short(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 def decode(data: bytes | str, what: str, limit: int = MAX_BYTES) -> str:
     """The file as text: at most ``limit`` bytes (characters for text), UTF-8, BOM dropped."""
     size = len(data)

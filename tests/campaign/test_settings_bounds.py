@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.campaign import CampaignService
@@ -192,6 +192,10 @@ def test_fuzz_p12_bad_settings_through_the_service_change_nothing(
         @settings(max_examples=300, deadline=None,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
         @given(BAD_CHANGES)
+        @example({"step_hours": 10**5000})  # repr() of it raises ValueError
+        @example({"target": 10**5000})
+        @example({"reminders": _deep_list(100)})
+        @example({"step_hours": "5", "on_deadline": "later"})
         def check(changes: Any) -> None:
             counts["examples"] += 1
             with pytest.raises(UserError) as info:

@@ -93,6 +93,8 @@ def _ring(blocks: list[Block]) -> list[str]:
 
 
 def _shown(value: Any, limit: int = 40) -> str:
+    if isinstance(value, int) and abs(value) > 10**limit:
+        return f"a {type(value).__name__} of over {limit} digits"  # repr() may refuse it
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
 

@@ -56,6 +56,7 @@ def test_h_d33_the_largest_legal_design_converts() -> None:
     ("tmf", 2.5, "not 2.5"),
     ("tmf", True, "not True"),
     ("hull_boxes", [1], "not [1]"),
+    pytest.param("armour", 10**5000, "not a int of over 40 digits", id="5000-digits"),
 ])
 def test_h_d33_numbers_beyond_the_caps_are_refused_with_the_limit(
     key: str, value: Any, limit: str
