@@ -19,6 +19,10 @@ KINDS = ".FTDesign, .FTFleet, .json or .toml"
 def _from_json(obj: Any) -> list[Ship]:
     if isinstance(obj, dict) and isinstance(obj.get("ships"), list):
         return convert_fleet(obj)
+    fleet = obj.get("fleet") if isinstance(obj, dict) else None
+    if isinstance(fleet, dict) and isinstance(fleet.get("ships"), list):
+        # the Fleet Manager's export wraps the fleet; its custom designs sit beside it
+        return convert_fleet({**fleet, "designs": obj.get("designs") or []})
     if isinstance(obj, dict) and isinstance(obj.get("designs"), list):
         designs = obj["designs"]
         if len(designs) > MAX_FILE_SHIPS:

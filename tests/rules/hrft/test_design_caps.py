@@ -174,3 +174,16 @@ def test_fuzz_toml_ship_files_give_a_ship_or_a_user_error(data: bytes) -> None:
     except UserError:
         return
     assert ship.mass <= model.MAX_MASS
+
+
+def test_h17_an_exported_fleet_wrapper_adds_the_fleet_ships_not_its_designs() -> None:
+    """The Fleet Manager's .FTFleet export: {"kind": "FTFleet", "fleet": {...}, "designs"}."""
+    d = {**design(), "id": "d1"}
+    spare = {**design(name="Spare"), "id": "d2"}
+    export = {"schema_version": 2, "kind": "FTFleet", "designs": [d, spare],
+              "fleet": {"name": "Home", "ships": [{"uid": "sh1", "design_id": "d1",
+                                                    "name": "Alpha"}]}}
+    assert [s.name for s in ships_from_file("home.FTFleet", json.dumps(export))] == ["Alpha"]
+    export["fleet"]["ships"] = [{"uid": f"s{i}", "design_id": "d1"} for i in range(13)]
+    assert "13 ships; a file may hold at most 12" in refused(
+        ships_from_file, "home.FTFleet", json.dumps(export))
