@@ -32,7 +32,7 @@ from cogs.battle_read import (
     ship_text,
     weapon_choices,
 )
-from cogs.common import actor_of, campaign_channel_id, clip, reply, service_of
+from cogs.common import actor_of, campaign_channel_id, clip, read_attachment, reply, service_of
 from cogs.panel_view import build_action
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 Arc = Literal["F", "FS", "AS", "A", "AP", "FP"]
 DamageKind = Literal["direct", "missile", "fighter", "area", "enveloping"]
 MAX_NAME = 80
-MAX_FILE = 512_000
+MAX_FILE = 200_000  # bytes: the rules refuse larger ship files too (safe_load.MAX_BYTES)
 THREAD_MINUTES = 10080  # a week: battles are played over days
 
 
@@ -464,9 +464,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
 
 async def _read_upload(file: discord.Attachment) -> bytes:
     """The one place /battle reads an uploaded file (its size checked first)."""
-    if file.size > MAX_FILE:
-        raise InvalidInput(f"The file is larger than {MAX_FILE // 1000} kB.")
-    return await file.read()
+    return await read_attachment(file, MAX_FILE)
 
 
 def _out_systems(ship: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.campaign.models import Actor
-from bot.errors import InvalidState
+from bot.errors import InvalidInput, InvalidState
 
 if TYPE_CHECKING:
     from bot.campaign import CampaignService
@@ -54,6 +54,22 @@ def campaign_channel_id(interaction: discord.Interaction) -> int:
             "In a DM you can use /orders, /roll and /help."
         )
     return interaction.channel_id
+
+
+def _too_big(filename: str, size: int, limit: int) -> InvalidInput:
+    return InvalidInput(f"'{filename[:100]}' is {-(-size // 1000)} kB; at most "
+                        f"{limit // 1000} kB is allowed.")
+
+
+async def read_attachment(attachment: discord.Attachment, limit: int) -> bytes:
+    """The attachment's bytes, refused before downloading when Discord says it is larger
+    than ``limit``, and again after reading should the content be larger than announced."""
+    if attachment.size > limit:
+        raise _too_big(attachment.filename, attachment.size, limit)
+    data = await attachment.read()
+    if len(data) > limit:
+        raise _too_big(attachment.filename, len(data), limit)
+    return data
 
 
 def timestamp(when: datetime | None) -> str:

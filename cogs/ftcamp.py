@@ -17,9 +17,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import InvalidInput, UserError
+from bot.errors import UserError
 from cogs import ftcamp_read as read
-from cogs.common import actor_of, campaign_channel_id, reply, service_of, split_content
+from cogs.common import (
+    actor_of,
+    campaign_channel_id,
+    read_attachment,
+    reply,
+    service_of,
+    split_content,
+)
 
 
 async def _campaign(interaction: discord.Interaction) -> read.Campaign:
@@ -115,10 +122,7 @@ async def _edit(interaction: discord.Interaction, edit: str, **args: Any) -> Non
 
 async def _read_upload(file: discord.Attachment) -> bytes:
     """The one place /ftcamp reads an uploaded file (its size checked first)."""
-    if file.size > read.MAX_FILE:
-        raise InvalidInput(f"{file.filename} is larger than {read.MAX_FILE // 1000} kB; a "
-                           "scenario is a small TOML file (see examples/ftcamp/example.toml).")
-    return await file.read()
+    return await read_attachment(file, read.MAX_FILE)
 
 
 class FtcampCog(commands.GroupCog, group_name="ftcamp"):

@@ -12,31 +12,52 @@ from bot.rules.base import Ruleset
 
 TIMING_DEFAULTS: dict[str, Any] = {"step_hours": 48.0, "reminders": [12.0, 1.0],
                                    "on_deadline": "default"}
+# P-12: bounds of the timing settings. A deadline further away than 30 days is no deadline
+# a group waits for, and an unbounded one overflowed the date (year 116109 for 1e9 hours).
+MAX_STEP_HOURS = 720.0
+MIN_STEP_HOURS = 0.1  # six minutes; 0 still means no deadline
+MAX_REMINDERS = 5
+MAX_VALUE_CHARS = 100  # a timing value is a short text; longer is refused unread
+MAX_OPTION_CHARS = 200_000  # a rule-set option's text (an FTCamp scenario file is one)
 LONG_VALUE = 80  # longer (or multi-line) values are listed by size, not inline
 TIMING_HELP = {
-    "step_hours": "hours per step, a number >= 0 (0 = no deadline)",
-    "reminders": "hours before the deadline, comma-separated numbers > 0 (e.g. 12,1), or none",
+    "step_hours": f"hours per step, 0 (no deadline) or a number from {MIN_STEP_HOURS:g} to "
+                  f"{MAX_STEP_HOURS:g} (30 days)",
+    "reminders": f"hours before the deadline, up to {MAX_REMINDERS} comma-separated numbers "
+                 f"above 0 and at most {MAX_STEP_HOURS:g} (e.g. 12,1), or none",
     "on_deadline": "default (missing input takes its default) or wait (tell the GM and wait)",
 }
 
 
-def _hours(value: str) -> float:
+def _hours(value: str, low: float) -> float:
     number = float(value)
-    if not math.isfinite(number) or number < 0:
+    if not math.isfinite(number) or not low <= number <= MAX_STEP_HOURS:
         raise ValueError
     return number
 
 
-def parse_timing(key: str, value: str) -> Any:
+def _step_hours(text: str) -> float:
+    number = float(text)
+    return 0.0 if number == 0 else _hours(text, MIN_STEP_HOURS)
+
+
+def parse_timing(key: str, value: Any) -> Any:
     """One timing setting from its text; InvalidInput says what is allowed."""
+    if not isinstance(value, str) or len(value) > MAX_VALUE_CHARS:
+        # never repr() the value: a 5,000-digit int cannot even be turned into text
+        shown = f"{len(value)} characters" if isinstance(value, str) else type(value).__name__
+        raise InvalidInput(f"Bad value ({shown}) for {key}: {TIMING_HELP[key]}.")
     text = value.strip().lower()
     try:
         if key == "step_hours":
-            return _hours(text)
+            return _step_hours(text)
         if key == "reminders":
             if text in ("", "none", "off"):
                 return []
-            offsets = sorted({_hours(part) for part in text.split(",")}, reverse=True)
+            parts = text.split(",")
+            if len(parts) > MAX_REMINDERS:
+                raise ValueError
+            offsets = sorted({_hours(part, 0.0) for part in parts}, reverse=True)
             if any(o <= 0 for o in offsets):
                 raise ValueError
             return offsets
@@ -45,6 +66,18 @@ def parse_timing(key: str, value: str) -> Any:
     except ValueError:
         pass
     raise InvalidInput(f"Bad value '{value}' for {key}: {TIMING_HELP[key]}.")
+
+
+def _stored_hours(value: Any, default: float, low: float) -> float:
+    """A stored number of hours within the bounds: a value saved before the bounds existed
+    (or a bad config default) is read at the nearest bound, so it cannot break a deadline."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return default
+    if not math.isfinite(number) or number <= 0:
+        return 0.0 if number == 0 else default
+    return min(max(number, low), MAX_STEP_HOURS)
 
 
 def option_fields(ruleset: Ruleset) -> list[str]:
@@ -61,7 +94,9 @@ def apply_changes(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """New (settings, options) with every change applied, or an error and nothing changed."""
     allowed = allowed_keys(ruleset)
-    unknown = sorted(k for k in changes if k not in allowed)
+    if not isinstance(changes, dict) or not all(isinstance(k, str) for k in changes):
+        raise InvalidInput(f"Settings are given as name and value. Allowed: {', '.join(allowed)}.")
+    unknown = sorted(k[:40] for k in changes if k not in allowed)
     if unknown:
         raise InvalidInput(f"Unknown setting {', '.join(unknown)}. Allowed: {', '.join(allowed)}.")
     new_settings = {**settings}
@@ -72,10 +107,21 @@ def apply_changes(
         elif started:
             raise InvalidState(f"Rule-set option {key} can only be changed before the start.")
         else:
-            new_options[key] = value
+            new_options[key] = _option_value(key, value)
     if new_options != options:
         new_options = validate_options(ruleset, new_options)
     return new_settings, new_options
+
+
+def _option_value(key: str, value: Any) -> Any:
+    """A rule-set option as given: a single value, text at most MAX_OPTION_CHARS long (the
+    rule set's model then checks its type and range)."""
+    if isinstance(value, str) and len(value) > MAX_OPTION_CHARS:
+        raise InvalidInput(f"The value for {key} is {len(value)} characters long; at most "
+                           f"{MAX_OPTION_CHARS} are allowed.")
+    if not isinstance(value, str | int | float | bool):
+        raise InvalidInput(f"The value for {key} must be a single text or number.")
+    return value
 
 
 def validate_options(ruleset: Ruleset, options: dict[str, Any]) -> dict[str, Any]:
@@ -94,7 +140,14 @@ def options_model(ruleset: Ruleset, options: dict[str, Any]) -> BaseModel:
 
 
 def timing(settings: dict[str, Any]) -> dict[str, Any]:
-    return {**TIMING_DEFAULTS, **settings}
+    """The timing settings with defaults, every number within the bounds (P-12)."""
+    out = {**TIMING_DEFAULTS, **settings}
+    out["step_hours"] = _stored_hours(out["step_hours"], TIMING_DEFAULTS["step_hours"],
+                                      MIN_STEP_HOURS)
+    raw = out["reminders"] if isinstance(out["reminders"], list) else []
+    offsets = {_stored_hours(o, 0.0, 0.0) for o in raw[:MAX_REMINDERS]}
+    out["reminders"] = sorted((o for o in offsets if o > 0), reverse=True)
+    return out
 
 
 HIDDEN_VALUE = "(hidden: only the GM sees it)"

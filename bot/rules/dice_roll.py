@@ -10,8 +10,9 @@ Grammar (case-insensitive, spaces ignored)::
 ``NdS`` rolls N dice with S sides (N defaults to 1). ``khK`` keeps the K highest dice,
 ``klK`` the K lowest; the others are rolled, shown struck through, and not counted.
 Limits: 1 <= N <= 100 and at most 100 dice in the whole expression, 2 <= S <= 1000,
-1 <= K <= N, constants up to 10000, at most 20 terms. Exploding dice and other forms are
-not supported; the error message lists what is.
+1 <= K <= N, constants up to 10000, at most 20 terms, at most 200 characters (checked
+first, so no number read is longer). There is no nesting: brackets, exploding dice and other
+forms are not supported; the error message lists what is.
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ ALLOWED_FORMS = (
 
 KeepMode = Literal["all", "high", "low"]
 
-_DICE_RE = re.compile(r"(\d*)d(\d+)(?:(kh|kl)(\d+))?")
-_CONST_RE = re.compile(r"\d+")
+# ASCII digits only: \d would also take other scripts' digits, which int() reads.
+_DICE_RE = re.compile(r"(\d*)d(\d+)(?:(kh|kl)(\d+))?", re.ASCII)
+_CONST_RE = re.compile(r"\d+", re.ASCII)
 _SPLIT_RE = re.compile(r"([+-])")
 
 
@@ -190,6 +192,8 @@ def _parse_term(expr: str, sign: int, token: str) -> Term:
 
 def parse(expr: str) -> DiceExpression:
     """Parse and validate ``expr``; raises ``InvalidInput`` naming the problem and the forms."""
+    if not isinstance(expr, str):
+        raise _bad(f"({type(expr).__name__})", "it is not a text")
     shown = expr.strip()[:MAX_EXPRESSION_CHARS]
     if len(expr) > MAX_EXPRESSION_CHARS:
         raise _bad(shown + "...", f"it is longer than {MAX_EXPRESSION_CHARS} characters")

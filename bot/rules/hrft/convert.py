@@ -7,10 +7,11 @@ Whatever cannot be converted is refused with ``InvalidInput`` saying why.
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any
 
 from bot.errors import InvalidInput
+from bot.rules import safe_load
+from bot.rules.hrft import model as limits
 from bot.rules.hrft.arcs import ALL_ARCS, ARCS
 from bot.rules.hrft.model import Block, Ship, System
 from bot.rules.hrft.systems import build_systems
@@ -26,6 +27,10 @@ SMALL_LAYOUTS: dict[int, list[list[str]]] = {
     2: [["FP", "F", "FS"], ["AS", "A", "AP"]],
     4: [["F"], ["FP", "AP"], ["AS", "FS"], ["A"]],
 }
+# H-D33: what the caps count as weapons (everything that attacks).
+WEAPON_TYPES = ("beam", "pds", "pulse_torpedo", "submunition", "sm_launcher", "sm_rack")
+# System fields kept as params (systems.py); checked here so none can grow the state.
+_KEPT_INTS = ("bays", "capacity")
 
 
 def split_rows(boxes: int, rows: int) -> list[int]:
@@ -87,39 +92,105 @@ def _ring(blocks: list[Block]) -> list[str]:
     return [b.name for b in sorted(blocks, key=key)]
 
 
-def _int_field(design: dict[str, Any], key: str, low: int, what: str) -> int:
+def _shown(value: Any, limit: int = 40) -> str:
+    if isinstance(value, int) and abs(value) > 10**limit:
+        return f"a {type(value).__name__} of over {limit} digits"  # repr() may refuse it
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _design_label(design: dict[str, Any]) -> str:
+    return str(design.get("name", "?"))[: limits.MAX_NAME]
+
+
+def _int_field(design: dict[str, Any], key: str, low: int, what: str, high: int,
+               biggest: int) -> int:
+    """A whole number from low to high; ``biggest`` is the largest Fleet Book 1 value."""
     value = design.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise InvalidInput(f"Design '{design.get('name', '?')}': {what} ('{key}') must be a "
-                           f"whole number of at least {low}, not {value!r}.")
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise InvalidInput(f"Design '{_design_label(design)}': {what} ('{key}') must be a whole "
+                           f"number from {low} to {high} (the largest Fleet Book ship has "
+                           f"{biggest}), not {_shown(value)}.")
     return value
+
+
+def _text_field(design: dict[str, Any], key: str, default: str, limit: int, what: str) -> str:
+    value = design.get(key, default)
+    text = "" if value is None else str(value) if isinstance(value, str | int) else None
+    if text is None or len(text) > limit:
+        raise InvalidInput(f"Design {what} ('{key}') must be a text of at most {limit} "
+                           f"characters, not {_shown(value)}.")
+    return text.strip()
+
+
+def _check_systems(name: str, raw: Any) -> None:
+    """H-D33: the systems list within the caps, and every kept field small."""
+    if not isinstance(raw, list):
+        raise InvalidInput(f"Design '{name}': 'systems' must be a list.")
+    if len(raw) > limits.MAX_SYSTEMS:
+        raise InvalidInput(f"Design '{name}' has {len(raw)} systems; at most "
+                           f"{limits.MAX_SYSTEMS} are allowed (Fleet Book ships have up to 25).")
+    weapons = sum(1 for s in raw if isinstance(s, dict) and s.get("type") in WEAPON_TYPES)
+    if weapons > limits.MAX_WEAPONS:
+        raise InvalidInput(f"Design '{name}' has {weapons} weapons; at most "
+                           f"{limits.MAX_WEAPONS} are allowed (Fleet Book ships have up to 16).")
+    for i, s in enumerate(raw, start=1):
+        if not isinstance(s, dict):
+            continue  # build_systems says "has no type"
+        where = f"Design '{name}': system {i}"
+        uid = s.get("uid", "")
+        if not isinstance(uid, str | int) or isinstance(uid, bool) or len(str(uid)) > \
+                limits.MAX_UID:
+            raise InvalidInput(f"{where}: 'uid' must be a text of at most {limits.MAX_UID} "
+                               f"characters, not {_shown(uid)}.")
+        for key in _KEPT_INTS:
+            v = s.get(key, 0)
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= limits.MAX_PARAM:
+                raise InvalidInput(f"{where}: '{key}' must be a whole number from 0 to "
+                                   f"{limits.MAX_PARAM}, not {_shown(v)}.")
+        load = s.get("load", "")
+        if not isinstance(load, str) or len(load) > limits.MAX_CODE:
+            raise InvalidInput(f"{where}: 'load' must be a short text such as \"std\".")
+        feeds = s.get("feeds", [])
+        if (not isinstance(feeds, list) or len(feeds) > limits.MAX_FEEDS
+                or not all(isinstance(f, str) and len(f) <= limits.MAX_UID for f in feeds)):
+            raise InvalidInput(f"{where}: 'feeds' must be a list of at most "
+                               f"{limits.MAX_FEEDS} system ids.")
+        arcs = s.get("arcs", [])
+        if not isinstance(arcs, list) or len(arcs) > len(ARCS) * 2:
+            raise InvalidInput(f"{where}: 'arcs' must be a list of arcs "
+                               f"({', '.join(ARCS)}).")
 
 
 def convert_design(design: dict[str, Any]) -> Ship:
     """A Fleet Manager design object as an HRFT ship; InvalidInput says why it cannot be."""
     if not isinstance(design, dict):
         raise InvalidInput("A design must be a JSON object (one .FTDesign design).")
-    name = str(design.get("name") or "").strip()
+    name = _text_field(design, "name", "", limits.MAX_NAME, "name")
     if not name:
         raise InvalidInput("The design has no name.")
     ruleset = design.get("ruleset", "fb")
     if ruleset != "fb":
         raise InvalidInput(
-            f"Design '{name}' uses rule set '{ruleset}'. HRFT converts Fleet Book designs "
+            f"Design '{name}' uses rule set {_shown(ruleset)}. HRFT converts Fleet Book designs "
             "(ruleset 'fb') only: they have hull boxes and six arcs (H-17, H-D1).")
-    mass = _int_field(design, "tmf", 1, "MASS")
-    hull = _int_field(design, "hull_boxes", 1, "hull boxes")
-    armour = _int_field(design, "armour", 0, "armour boxes")
-    thrust = _int_field(design, "thrust", 0, "thrust") if "thrust" in design else 0
+    # H-D33: every number within what Fleet Book ships need, before anything is built.
+    mass = _int_field(design, "tmf", 1, "MASS", limits.MAX_MASS, 280)
+    hull = _int_field(design, "hull_boxes", 1, "hull boxes", limits.MAX_HULL, 88)
+    armour = _int_field(design, "armour", 0, "armour boxes", limits.MAX_ARMOUR, 14)
+    thrust = (_int_field(design, "thrust", 0, "thrust", limits.MAX_THRUST, 8)
+              if "thrust" in design else 0)
     hull_rows = design.get("hull_rows", 4)
-    if hull_rows not in ROWS_FOR_HULL_ROWS:
+    if not isinstance(hull_rows, int) or hull_rows not in ROWS_FOR_HULL_ROWS:
         raise InvalidInput(f"Design '{name}': hull rows must be 3, 4, 5 or 6 (H-3), "
-                           f"not {hull_rows!r}.")
+                           f"not {_shown(hull_rows)}.")
     rows = ROWS_FOR_HULL_ROWS[hull_rows]
-    hull_kind = str(design.get("hull_kind", "warship"))
+    hull_kind = _text_field(design, "hull_kind", "warship", 20, "kind")
     if hull_kind not in ("warship", "merchant", "civilian"):
         raise InvalidInput(f"Design '{name}': hull_kind must be warship, merchant or "
                            f"civilian, not {hull_kind!r}.")
+    type_code = _text_field(design, "type_code", "", limits.MAX_CODE, "type code")
+    _check_systems(name, design.get("systems", []))
     blocks = (_small_blocks if hull in SMALL_LAYOUTS else _standard_blocks)(hull, armour, rows)
     dcps = damage_control_parties(mass, hull_kind)
     systems: list[System] = build_systems(name, design.get("systems", []), thrust,
@@ -127,7 +198,7 @@ def convert_design(design: dict[str, Any]) -> Ship:
     return Ship(
         name=name,
         class_name=name,
-        type_code=str(design.get("type_code", "")),
+        type_code=type_code,
         hull_kind=hull_kind,
         mass=mass,
         hull_total=hull,
@@ -150,41 +221,60 @@ def convert_fleet(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | No
     design). Ships with carried-over damage or that are hulks/destroyed are refused (H-D11)."""
     if not isinstance(fleet, dict) or not isinstance(fleet.get("ships"), list):
         raise InvalidInput("A fleet must be a JSON object with a 'ships' list (.FTFleet).")
+    carried = fleet.get("designs", []) or []
+    if not isinstance(carried, list) or len(carried) > limits.MAX_FILE_DESIGNS:
+        raise InvalidInput(f"A fleet's 'designs' must be a list of at most "
+                           f"{limits.MAX_FILE_DESIGNS} designs.")
+    if len(fleet["ships"]) > limits.MAX_FILE_SHIPS:
+        raise InvalidInput(f"The fleet has {len(fleet['ships'])} ships; a file may hold at most "
+                           f"{limits.MAX_FILE_SHIPS} (as many as one side may bring).")
     designs = dict(catalog or {})
-    for d in fleet.get("designs", []) or []:
-        if isinstance(d, dict) and "id" in d:
+    for d in carried:
+        if isinstance(d, dict) and isinstance(d.get("id"), str):
             designs[d["id"]] = d
     ships = []
-    for entry in fleet["ships"]:
-        label = entry.get("name") or entry.get("uid") or "?"
-        design = designs.get(entry.get("design_id", ""))
+    for i, entry in enumerate(fleet["ships"], start=1):
+        if not isinstance(entry, dict):
+            raise InvalidInput(f"Fleet ship {i} must be an object with a 'design_id'.")
+        label = str(entry.get("name") or entry.get("uid") or "?")[: limits.MAX_NAME]
+        design_id = entry.get("design_id", "")
+        design = designs.get(design_id) if isinstance(design_id, str) else None
         if design is None:
             raise InvalidInput(
-                f"Fleet ship '{label}': design '{entry.get('design_id')}' is not in the file. "
+                f"Fleet ship '{label}': design {_shown(design_id)} is not in the file. "
                 "Export the fleet with its designs, or import the .FTDesign first.")
-        if entry.get("status", "ready") in ("hulk", "destroyed"):
-            raise InvalidInput(f"Fleet ship '{label}' is {entry['status']}; it cannot fight.")
+        status = entry.get("status", "ready")
+        if status in ("hulk", "destroyed"):
+            raise InvalidInput(f"Fleet ship '{label}' is {status}; it cannot fight.")
         damage = entry.get("damage") or {}
-        if any(damage.get(k) for k in ("hull", "armour", "systems_out", "drive_hits")):
+        if not isinstance(damage, dict) or any(
+                damage.get(k) for k in ("hull", "armour", "systems_out", "drive_hits")):
             raise InvalidInput(
                 f"Fleet ship '{label}' carries damage from an earlier game; HRFT cannot place "
                 "old damage in hull blocks (H-D11). Repair it in the Fleet Manager first.")
         ship = convert_design(design)
-        ships.append(ship.model_copy(update={"name": str(entry.get("name") or ship.name)}))
+        own = entry.get("name")
+        if own is not None and (not isinstance(own, str) or len(own) > limits.MAX_NAME):
+            raise InvalidInput(f"Fleet ship {i}: 'name' must be a text of at most "
+                               f"{limits.MAX_NAME} characters.")
+        ships.append(ship.model_copy(update={"name": (own or "").strip() or ship.name}))
     return ships
 
 
-def design_from_toml(text: str) -> dict[str, Any]:
+def design_from_toml(text: str | bytes) -> dict[str, Any]:
     """The bot's TOML ship form read into a Fleet Manager style design object.
 
     Keys: name, class, type_code, kind (warship/merchant), mass, hull, armour, hull_rows,
     thrust, ftl, and [[systems]] tables with type (and class, arcs, level, ...)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"The ship file is not valid TOML: {exc}.") from exc
+    data = safe_load.load_toml(text, "The ship file", limits.MAX_TOML_BYTES)
+    raw = data.get("systems", [])
+    if not isinstance(raw, list):
+        raise InvalidInput("The ship file's systems must be [[systems]] tables.")
+    if len(raw) > limits.MAX_SYSTEMS:
+        raise InvalidInput(f"The ship file has {len(raw)} systems; at most "
+                           f"{limits.MAX_SYSTEMS} are allowed (Fleet Book ships have up to 25).")
     systems = []
-    for i, s in enumerate(data.get("systems", []), start=1):
+    for i, s in enumerate(raw, start=1):
         if not isinstance(s, dict) or "type" not in s:
             raise InvalidInput(f"System {i}: every [[systems]] table needs a 'type'.")
         systems.append({"uid": f"s{i}", **s})
@@ -203,6 +293,6 @@ def design_from_toml(text: str) -> dict[str, Any]:
     }
 
 
-def convert_toml(text: str) -> Ship:
+def convert_toml(text: str | bytes) -> Ship:
     """A ship from the bot's TOML form."""
     return convert_design(design_from_toml(text))

@@ -14,6 +14,26 @@ from bot.rules.hrft.arcs import ARCS
 
 SystemGroup = Literal["arc", "central", "core"]
 
+# H-D33: design limits. Fleet Book 1's largest ship is 280 MASS, 88 hull boxes, 14 armour,
+# thrust 8, 25 systems of which 16 weapons; the caps leave room for FB2 and custom designs
+# while keeping a ship's state small (DCPs grow with MASS: 400 MASS gives 20).
+MAX_MASS = 400
+MAX_HULL = 200
+MAX_ARMOUR = 100
+MAX_THRUST = 20
+MAX_SYSTEMS = 60
+MAX_WEAPONS = 40
+MAX_NAME = 60
+MAX_CODE = 8  # type code (CE, DD, SDN ...)
+MAX_UID = 20  # a system's id inside its design ("s1", "s12")
+MAX_PARAM = 1000  # a kept system number (bays, capacity)
+MAX_FEEDS = MAX_SYSTEMS  # launcher ids a magazine feeds
+MAX_FILE_SHIPS = 12  # ships in one uploaded file: one side's limit (state.MAX_SHIPS_PER_SEAT)
+MAX_FILE_DESIGNS = 24  # designs carried in one fleet file
+# A TOML ship is a few hundred bytes; tomllib is pure Python (about 1.5 ms per kB at worst),
+# so TOML files are held far below the JSON limit (safe_load.MAX_BYTES, read in C).
+MAX_TOML_BYTES = 32_000
+
 
 class System(BaseModel):
     """One thresholdable system. ``group`` says how it rolls at a threshold (H-6)."""
