@@ -233,8 +233,9 @@ def _decode(path: Path, raw: bytes) -> tuple[str | None, str | None]:
         return raw.decode(encoding or "utf-8"), None
     except UnicodeDecodeError as exc:
         bad = raw[exc.start : exc.start + 1].hex()
+        line = raw[: exc.start].count(b"\n") + 1  # a UTF-16 file's lines: close enough
         return None, (
-            f"{path}: not {encoding or 'UTF-8'} text: byte 0x{bad} at offset {exc.start} "
+            f"{path}: not {encoding or 'UTF-8'} text: byte 0x{bad} on line {line} "
             "cannot be read; save it as UTF-8"
         )
 
