@@ -86,7 +86,7 @@ async def test_a_full_disk_is_a_typed_error_and_rolls_back(
     try:
         await fill_to_the_limit(db)
         caplog.set_level(logging.ERROR, logger="storage")
-        for attempt in range(2):
+        for _attempt in range(2):
             with pytest.raises(StorageFull) as info:
                 async with db.transaction() as tx:
                     await tx.execute("INSERT INTO schema_version (version) VALUES (77)")
