@@ -82,6 +82,9 @@ def _typed_errors(path: Path, reporter: Reporter | None = None) -> Iterator[None
 async def _connect(path: Path) -> aiosqlite.Connection:
     """An aiosqlite connection (reads, migrations) with the house PRAGMAs."""
     # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), never implicit
+    # A file that cannot be opened is found by a plain sqlite3 connection first: aiosqlite's
+    # failed connect leaves its thread to answer on a closed event loop (a stray traceback).
+    await asyncio.to_thread(_probe, path)
     conn = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     try:
         conn.row_factory = sqlite3.Row
@@ -96,9 +99,15 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     return conn
 
 
+def _probe(path: Path) -> None:
+    with _typed_errors(path):
+        sqlite3.connect(path).close()
+
+
 def _connect_sync(path: Path) -> sqlite3.Connection:
     """The writer's connection, opened in (and only used by) the writer thread."""
-    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    with _typed_errors(path):
+        conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     try:
         conn.row_factory = sqlite3.Row
         with _typed_errors(path):

@@ -17,9 +17,11 @@ from bot.errors import UserError
 log = logging.getLogger(__name__)
 
 # Primary result codes (https://sqlite.org/rescode.html); extended codes keep them in the low byte.
+SQLITE_READONLY = 8
 SQLITE_IOERR = 10
 SQLITE_CORRUPT = 11
 SQLITE_FULL = 13
+SQLITE_CANTOPEN = 14
 SQLITE_NOTADB = 26
 
 
@@ -78,6 +80,11 @@ def typed(exc: sqlite3.Error, path: Path) -> StorageError | None:
         return damaged(path, str(exc))
     if code == SQLITE_FULL:
         return StorageFull(f"Database {path}: the disk is full ({exc}); free some space.")
+    if code in (SQLITE_CANTOPEN, SQLITE_READONLY):
+        return StorageIOError(
+            f"Database {path}: {exc}; check the path is a file (not a folder) that the bot's "
+            "user may read and write, in a folder it may write."
+        )
     if code == SQLITE_IOERR:
         return StorageIOError(
             f"Database {path}: disk I/O error ({getattr(exc, 'sqlite_errorname', exc)}); "

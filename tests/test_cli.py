@@ -454,3 +454,14 @@ def test_the_example_config_says_why_discord_payloads_stay_at_info() -> None:
     text = (REPO / "config.example.toml").read_text(encoding="utf-8")
     comment = text.split("log_level =")[0].rsplit("\n\n", 1)[-1]
     assert "discord.http" in comment and "INFO" in comment and "sealed orders" in comment
+
+
+def test_migrate_on_a_folder_says_so_in_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    proc = python_m_bot(["migrate", "--db", str(folder)], tmp_path)
+    assert proc.returncode == EXIT_FAILED
+    assert proc.stderr.strip().splitlines() == [
+        f"Database {folder}: unable to open database file; check the path is a file (not a "
+        "folder) that the bot's user may read and write, in a folder it may write."
+    ]
