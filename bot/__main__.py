@@ -158,6 +158,10 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> in
         print(str(exc), file=err)
         return EXIT_FAILED
     except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        if isinstance(exc, OSError) and exc.filename and not isinstance(exc, aiohttp.ClientError):
+            # a file of the bot's own (the database folder cannot be created...)
+            print(f"{exc.filename}: {exc.strerror or exc}", file=err)
+            return EXIT_FAILED
         # no DNS, no route, refused, TLS failure, timeout: one line, not aiohttp's traceback
         print(NO_ROUTE_MESSAGE.format(cause=_cause(exc)), file=err, end="")
         return EXIT_FAILED

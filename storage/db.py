@@ -81,10 +81,10 @@ def _typed_errors(path: Path, reporter: Reporter | None = None) -> Iterator[None
 
 async def _connect(path: Path) -> aiosqlite.Connection:
     """An aiosqlite connection (reads, migrations) with the house PRAGMAs."""
-    # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), never implicit
     # A file that cannot be opened is found by a plain sqlite3 connection first: aiosqlite's
     # failed connect leaves its thread to answer on a closed event loop (a stray traceback).
     await asyncio.to_thread(_probe, path)
+    # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), never implicit
     conn = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     try:
         conn.row_factory = sqlite3.Row

@@ -465,3 +465,22 @@ def test_migrate_on_a_folder_says_so_in_one_line(tmp_path: Path) -> None:
         f"Database {folder}: unable to open database file; check the path is a file (not a "
         "folder) that the bot's user may read and write, in a folder it may write."
     ]
+
+
+def test_run_with_a_database_folder_it_cannot_create_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An OSError about the bot's own file is not reported as 'cannot reach Discord'."""
+    import bot.client
+
+    class NoFolderBot:
+        def __init__(self, config: object) -> None:
+            pass
+
+        def run(self, token: str, log_handler: object = None) -> None:
+            raise PermissionError(13, "Permission denied", "/srv/data")
+
+    monkeypatch.setattr(bot.client, "AdmiraltyBot", NoFolderBot)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run([], env={"DISCORD_TOKEN": "tok"})
+    assert (code, err) == (EXIT_FAILED, "/srv/data: Permission denied\n")
