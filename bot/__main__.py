@@ -43,6 +43,26 @@ secret will not work in its place.
 """
 
 
+NO_ROUTE_MESSAGE = (
+    "Cannot reach Discord ({cause}); check this machine's network (DNS, firewall, proxy) and "
+    "start the bot again.\n"
+)
+
+# discord.py logs every HTTP request and response body (DMs with hands and sealed orders), every
+# gateway event (interactions carry what players typed into a modal) and webhook URLs (an
+# interaction's token) at DEBUG. They stay at INFO whatever log_level says, so DEBUG logs can
+# be shared to report a bug without leaking a game's secrets.
+PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook")
+
+
+def configure_logging(level: str) -> None:
+    """The root logger at ``level``; discord.py's payload loggers never below INFO."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    floor = max(logging.INFO, logging.getLevelName(level))
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(floor)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
@@ -112,13 +132,13 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> in
     settings = _settings_or_report(args.config, env, err)
     if settings is None:
         return EXIT_FAILED
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(settings.log_level)
     # Imported here so that the offline subcommands never import discord.py or the cogs.
+    import aiohttp
     import discord
 
     from bot.client import AdmiraltyBot
+    from storage import SchemaTooNew, StorageError
 
     client = AdmiraltyBot(settings)
     token = settings.token.get_secret_value() if settings.token else ""
@@ -127,7 +147,31 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> in
     except discord.LoginFailure:
         print(BAD_TOKEN_MESSAGE, file=err, end="")
         return EXIT_USAGE
+    except discord.HTTPException as exc:  # e.g. a 5xx while logging in
+        print(f"Discord refused to log in: {exc.status} {exc.text or ''}".rstrip(), file=err)
+        return EXIT_FAILED
+    except (discord.GatewayNotFound, discord.ConnectionClosed) as exc:
+        print(f"Discord closed the connection: {_cause(exc)}", file=err)
+        return EXIT_FAILED
+    except (StorageError, SchemaTooNew) as exc:
+        # opened in setup_hook: a damaged database, a full disk or a newer schema
+        print(str(exc), file=err)
+        return EXIT_FAILED
+    except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        if isinstance(exc, OSError) and exc.filename and not isinstance(exc, aiohttp.ClientError):
+            # a file of the bot's own (the database folder cannot be created...)
+            print(f"{exc.filename}: {exc.strerror or exc}", file=err)
+            return EXIT_FAILED
+        # no DNS, no route, refused, TLS failure, timeout: one line, not aiohttp's traceback
+        print(NO_ROUTE_MESSAGE.format(cause=_cause(exc)), file=err, end="")
+        return EXIT_FAILED
     return EXIT_OK
+
+
+def _cause(exc: BaseException) -> str:
+    """A short reason for a failed connection (aiohttp's text, else the OS's)."""
+    text = str(exc).strip() or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def cmd_check_config(
@@ -148,7 +192,7 @@ def cmd_check_config(
 
 
 def cmd_migrate(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
-    from storage.db import SchemaTooNew, migrate
+    from storage import SchemaTooNew, StorageError, migrate
 
     path = args.db
     if path is None:
@@ -158,8 +202,11 @@ def cmd_migrate(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, e
         path = settings.database_path
     try:
         old, new = asyncio.run(migrate(path))
-    except SchemaTooNew as exc:
+    except (SchemaTooNew, StorageError) as exc:
         print(str(exc), file=err)
+        return EXIT_FAILED
+    except OSError as exc:  # e.g. the folder cannot be created
+        print(f"{path}: cannot open: {exc.strerror or exc}", file=err)
         return EXIT_FAILED
     if old == new:
         print(f"{path}: schema version {new}, already up to date", file=out)

@@ -8,6 +8,7 @@ one by ``ADMIRALTY_<TABLE>__<NAME>`` (``ADMIRALTY_TIMING__STEP_HOURS``).
 
 from __future__ import annotations
 
+import codecs
 import os
 import tomllib
 from collections.abc import Mapping
@@ -227,16 +228,50 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+# Byte-order marks a Windows editor may write: a UTF-8 one is dropped; UTF-16 and UTF-32 ones
+# say unambiguously how the file is encoded, so it is decoded as such rather than refused.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _decode(path: Path, raw: bytes) -> tuple[str | None, str | None]:
+    """The file's text, or the problem: TOML files are UTF-8 (a BOM names another encoding)."""
+    encoding = next((enc for bom, enc in _BOMS if raw.startswith(bom)), None)
+    if encoding is None and b"\x00" in raw:
+        # ASCII text in UTF-16 without a BOM is "valid" UTF-8 with a NUL after every letter
+        return None, f"{path}: not UTF-8 text (it looks like UTF-16); save it as UTF-8"
+    try:
+        return raw.decode(encoding or "utf-8"), None
+    except UnicodeDecodeError as exc:
+        bad = raw[exc.start : exc.start + 1].hex()
+        line = raw[: exc.start].count(b"\n") + 1  # a UTF-16 file's lines: close enough
+        return None, (
+            f"{path}: not {encoding or 'UTF-8'} text: byte 0x{bad} on line {line} "
+            "cannot be read; save it as UTF-8"
+        )
+
+
 def _read_toml(path: Path) -> tuple[dict[str, Any], list[str]]:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle), []
+        raw = path.read_bytes()
     except FileNotFoundError:
         return {}, [f"{path}: file not found"]
-    except tomllib.TOMLDecodeError as exc:
-        return {}, [f"{path}: not valid TOML: {exc}"]
     except OSError as exc:
         return {}, [f"{path}: cannot read: {exc.strerror}"]
+    text, problem = _decode(path, raw)
+    if text is None:
+        return {}, [problem or f"{path}: cannot be read"]
+    try:
+        return tomllib.loads(text), []
+    except tomllib.TOMLDecodeError as exc:
+        return {}, [f"{path}: not valid TOML: {exc}"]
+    except RecursionError:
+        return {}, [f"{path}: not valid TOML: arrays or tables nested too deep"]
 
 
 def _env_sources(env: Mapping[str, str]) -> dict[str, str]:

@@ -11,11 +11,12 @@ a status display never shows half of another coroutine's open transaction.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -23,7 +24,10 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from storage.health import Reporter, StorageError, check_verdict, typed
+
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 5000
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
@@ -60,23 +64,58 @@ PRAGMAS = (
 )
 
 
+@contextmanager
+def _typed_errors(path: Path, reporter: Reporter | None = None) -> Iterator[None]:
+    """A failure of the file itself (damaged, full, I/O) as a StorageError; bugs stay as
+    they are."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        error = typed(exc, path)
+        if error is None:
+            raise
+        if reporter is not None:
+            reporter.report(error)
+        raise error from exc
+
+
 async def _connect(path: Path) -> aiosqlite.Connection:
     """An aiosqlite connection (reads, migrations) with the house PRAGMAs."""
+    # A file that cannot be opened is found by a plain sqlite3 connection first: aiosqlite's
+    # failed connect leaves its thread to answer on a closed event loop (a stray traceback).
+    await asyncio.to_thread(_probe, path)
     # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), never implicit
     conn = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-    conn.row_factory = sqlite3.Row
-    for pragma in PRAGMAS:
-        # fetched to the end: an unfinished statement would block a later COMMIT
-        await conn.execute_fetchall(pragma)
+    try:
+        conn.row_factory = sqlite3.Row
+        with _typed_errors(path):
+            for pragma in PRAGMAS:
+                # fetched to the end: an unfinished statement would block a later COMMIT
+                await conn.execute_fetchall(pragma)
+    except BaseException:
+        # an aiosqlite connection left open keeps its thread, and the process, alive
+        await conn.close()
+        raise
     return conn
+
+
+def _probe(path: Path) -> None:
+    with _typed_errors(path):
+        sqlite3.connect(path).close()
 
 
 def _connect_sync(path: Path) -> sqlite3.Connection:
     """The writer's connection, opened in (and only used by) the writer thread."""
-    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-    conn.row_factory = sqlite3.Row
-    for pragma in PRAGMAS:
-        conn.execute(pragma).fetchall()
+    with _typed_errors(path):
+        conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        conn.row_factory = sqlite3.Row
+        with _typed_errors(path):
+            for pragma in PRAGMAS:
+                conn.execute(pragma).fetchall()
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
@@ -114,9 +153,11 @@ async def _migrate_conn(conn: aiosqlite.Connection, path: Path) -> tuple[int, in
 class _Writer:
     """One sqlite3 connection living in one worker thread: ``run`` sends it a function."""
 
-    def __init__(self, executor: ThreadPoolExecutor, conn: sqlite3.Connection) -> None:
+    def __init__(self, executor: ThreadPoolExecutor, conn: sqlite3.Connection, path: Path) -> None:
         self._executor = executor
         self._conn = conn
+        self.path = path
+        self.reporter = Reporter()
 
     @classmethod
     async def open(cls, path: Path) -> _Writer:
@@ -127,11 +168,12 @@ class _Writer:
         except BaseException:
             executor.shutdown(wait=False)
             raise
-        return cls(executor, conn)
+        return cls(executor, conn, path)
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn, self._conn)
+        with _typed_errors(self.path, self.reporter):
+            return await loop.run_in_executor(self._executor, fn, self._conn)
 
     async def close(self) -> None:
         await self.run(lambda conn: conn.close())
@@ -182,11 +224,17 @@ class Database:
                 yield tx
                 await tx.commit()
             except BaseException:
-                await tx.rollback()
+                try:
+                    await tx.rollback()
+                except StorageError:
+                    # SQLite rolls back itself after a failed write of the file; the first
+                    # error is the one to report
+                    log.warning("rollback failed on %s", self.path)
                 raise
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-        return list(await self._reader.execute_fetchall(sql, tuple(params)))
+        with _typed_errors(self.path, self._writer.reporter):
+            return list(await self._reader.execute_fetchall(sql, tuple(params)))
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
@@ -271,6 +319,7 @@ class Tx:
         if not self._begun and not self._ops:
             return  # nothing was read or written
         await self._now(lambda conn: conn.execute("COMMIT"))
+        self._writer.reporter.recovered()
 
     async def rollback(self) -> None:
         self._ops = []
@@ -291,7 +340,10 @@ async def migrate(path: str | Path) -> tuple[int, int]:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = await _connect(path)
     try:
-        return await _migrate_conn(conn, path)
+        with _typed_errors(path):
+            rows = await conn.execute_fetchall("PRAGMA quick_check")
+            check_verdict([str(r[0]) for r in rows], path)
+            return await _migrate_conn(conn, path)
     finally:
         await conn.close()
 
@@ -299,7 +351,8 @@ async def migrate(path: str | Path) -> tuple[int, int]:
 async def open_database(path: str | Path) -> Database:
     """Creates the folder, migrates, and returns the open database.
 
-    Raises ``SchemaTooNew`` (naming both versions) for a database from a newer bot."""
+    Raises ``SchemaTooNew`` (naming both versions) for a database from a newer bot, and
+    ``DatabaseDamaged`` for a file that is not a database or fails ``PRAGMA quick_check``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     await migrate(path)

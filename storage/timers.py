@@ -166,3 +166,19 @@ async def next_due(db: Reader) -> float | None:
         " WHERE r.done_at IS NULL AND d.status = 'open' AND d.due_at IS NOT NULL)"
     )
     return row[0] if row and row[0] is not None else None
+
+
+async def next_due_after(db: Reader, after: float) -> float | None:
+    """``next_due`` among the timers due later than ``after`` (the scheduler skips the ones
+    that failed and wait for a retry)."""
+    row = await db.fetchone(
+        "SELECT MIN(t) FROM ("
+        " SELECT due_at AS t FROM deadlines WHERE status = 'open' AND due_at > ?"
+        " UNION ALL"
+        " SELECT r.due_at FROM reminders r JOIN deadlines d"
+        " ON d.campaign_id = r.campaign_id AND d.step_no = r.step_no"
+        " WHERE r.done_at IS NULL AND r.due_at > ? AND d.status = 'open'"
+        " AND d.due_at IS NOT NULL)",
+        (after, after),
+    )
+    return row[0] if row and row[0] is not None else None

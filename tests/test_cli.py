@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import sqlite3
@@ -209,3 +210,277 @@ def test_readme_permission_integer_matches_the_permissions_it_names() -> None:
     text = (REPO / "README.md").read_text(encoding="utf-8")
     assert f"**{wanted.value}**" in text
     assert f"permissions={wanted.value}" in text
+
+
+# --- failing cleanly (issue 8): encodings, non-databases, no route, secrets in DEBUG logs ---
+
+CLEAN_CONFIG = 'log_level = "WARNING"\n[timing]\nstep_hours = 12\n'
+
+
+def python_m_bot(args: list[str], cwd: Path, env: dict[str, str] | None = None,
+                 prelude: str = "") -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGS`` in a fresh process (``prelude`` runs first, e.g. to point
+    discord.py at a local server); never waits more than 60 s."""
+    base = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    code = f"import sys\n{prelude}\nfrom bot.__main__ import main\nsys.exit(main(sys.argv[1:]))"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True,
+        env={**base, "PYTHONPATH": str(REPO), **(env or {})}, timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("bom", "encoding"),
+    [(b"", "utf-8-sig"), (b"", "utf-16"), (codecs.BOM_UTF16_BE, "utf-16-be"), (b"", "utf-32")],
+)
+def test_a_config_file_with_a_byte_order_mark_is_read(
+    tmp_path: Path, bom: bytes, encoding: str
+) -> None:
+    """Windows editors write a BOM; it names the encoding, so the file is read as written."""
+    path = tmp_path / "c.toml"
+    path.write_bytes(bom + CLEAN_CONFIG.encode(encoding))
+    assert path.read_bytes()[:2] in (b"\xef\xbb", b"\xff\xfe", b"\xfe\xff")
+    code, out, err = run(["check-config", str(path)])
+    assert (code, err) == (EXIT_OK, "") and "config OK" in out
+    from bot.settings import load_settings
+
+    settings = load_settings(path, env={})
+    assert settings.log_level == "WARNING" and settings.timing.step_hours == 12
+
+
+@pytest.mark.parametrize(
+    ("data", "cause"),
+    [
+        (CLEAN_CONFIG.encode("utf-16-le"),
+         "not UTF-8 text (it looks like UTF-16); save it as UTF-8"),
+        ('# menu\nlog_level = "caf\xe9"\n'.encode("latin-1"),
+         "not UTF-8 text: byte 0xe9 on line 2 cannot be read; save it as UTF-8"),
+        (b"\xff\xfe" + b"a\x00=\x00\x00\xd8",
+         "not utf-16 text: byte 0x00 on line 1 cannot be read; save it as UTF-8"),
+    ],
+    ids=["utf16-no-bom", "latin1", "broken-utf16"],
+)
+def test_a_config_file_in_another_encoding_is_a_config_problem(
+    tmp_path: Path, data: bytes, cause: str
+) -> None:
+    path = tmp_path / "c.toml"
+    path.write_bytes(data)
+    code, out, err = run(["check-config", str(path)])
+    assert code == EXIT_FAILED and out == ""
+    assert f"{path}: {cause}" in err
+    for argv in (["--config", str(path), "run"], ["--config", str(path), "demo", "orbits"]):
+        code, out, err = run(argv, env={"DISCORD_TOKEN": "x"})
+        assert code == EXIT_FAILED, argv
+        assert err.splitlines()[0] == f"{path}: {cause}"
+        assert "Traceback" not in err
+
+
+def test_a_utf16_config_in_a_real_process_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_bytes(CLEAN_CONFIG.encode("utf-16-le"))
+    for args in (["check-config"], ["run"], ["demo", "orbits"]):
+        proc = python_m_bot(args, tmp_path, env={"DISCORD_TOKEN": "x"})
+        assert proc.returncode == EXIT_FAILED, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr
+        assert "save it as UTF-8" in proc.stderr.splitlines()[-1 if args == ["check-config"]
+                                                               else 0]
+
+
+def test_a_config_nested_too_deep_is_a_config_problem(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text("guild_ids = " + "[" * 50_000 + "]" * 50_000 + "\n", encoding="utf-8")
+    code, _, err = run(["check-config", str(path)])
+    assert code == EXIT_FAILED and "nested too deep" in err
+
+
+def test_migrate_on_a_file_that_is_not_a_database_says_so_and_exits(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping: milk, eggs\n" * 100, encoding="utf-8")
+    proc = python_m_bot(["migrate", "--db", str(notes)], tmp_path)  # hung before: timeout
+    assert proc.returncode == EXIT_FAILED
+    assert proc.stderr.strip().splitlines() == [
+        f"{notes} is not an SQLite database (or its first page is damaged); point "
+        "database_path (or --db) at the bot's database file."
+    ]
+    assert notes.read_text(encoding="utf-8") == "shopping: milk, eggs\n" * 100
+
+
+def test_migrate_on_a_damaged_database_refuses_with_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    assert run(["migrate", "--db", str(db)])[0] == EXIT_OK
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE filler (data TEXT)")
+    conn.executemany("INSERT INTO filler VALUES (?)", [("x" * 400,) for _ in range(400)])
+    conn.commit()
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.close()
+    with db.open("r+b") as handle:
+        handle.seek((pages // 2 - 1) * 4096)
+        handle.write(b"\xff" * 64)
+    code, out, err = run(["migrate", "--db", str(db)])
+    assert code == EXIT_FAILED and out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith(f"Database {db} is damaged (") and "restore it from a backup" in err
+
+
+def test_run_refuses_a_damaged_database_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot opens its database in setup_hook: a DatabaseDamaged from there is one line."""
+    import bot.client
+    from storage import DatabaseDamaged
+
+    class DamagedBot:
+        def __init__(self, config: object) -> None:
+            pass
+
+        def run(self, token: str, log_handler: object = None) -> None:
+            raise DatabaseDamaged("Database x.db is damaged (page 3). Restore it from a backup.")
+
+    monkeypatch.setattr(bot.client, "AdmiraltyBot", DamagedBot)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run([], env={"DISCORD_TOKEN": "tok"})
+    assert code == EXIT_FAILED
+    assert err == "Database x.db is damaged (page 3). Restore it from a backup.\n"
+
+
+def closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])  # closed again when the block ends
+
+
+def test_run_with_no_route_to_discord_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    """discord.py pointed at a closed local port: the real aiohttp ClientConnectorError."""
+    prelude = f"import discord.http\ndiscord.http.Route.BASE = 'http://127.0.0.1:{closed_port()}'"
+    (tmp_path / "config.toml").write_text(f'database_path = "{tmp_path / "b.db"}"\n')
+    proc = python_m_bot([], tmp_path, env={"DISCORD_TOKEN": "a.b.c"}, prelude=prelude)
+    assert proc.returncode == EXIT_FAILED
+    assert "Traceback" not in proc.stderr
+    problem = [line for line in proc.stderr.splitlines() if " discord.client: " not in line]
+    assert len(problem) == 1, proc.stderr
+    assert problem[0].startswith("Cannot reach Discord (Cannot connect to host 127.0.0.1:")
+    assert problem[0].endswith("check this machine's network (DNS, firewall, proxy) and start "
+                               "the bot again.")
+
+
+class FakeDiscord:
+    """A local HTTP server that answers every request like Discord does a bad token (401),
+    and remembers what it was sent."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        seen = self.requests = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+                seen.append(self.path)
+                body = b'{"message": "401: Unauthorized", "code": 0}'
+                self.send_response(401)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/api/v10"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_token_discord_refuses_is_one_message_and_exit_2_and_debug_logs_no_payload(
+    tmp_path: Path,
+) -> None:
+    """A real 401 from a local stand-in for Discord, with log_level DEBUG: discord.py raises
+    its own LoginFailure; the DEBUG log has the bot's lines but no request or response."""
+    fake = FakeDiscord()
+    try:
+        (tmp_path / "config.toml").write_text(
+            f'log_level = "DEBUG"\ndatabase_path = "{tmp_path / "b.db"}"\n'
+        )
+        prelude = f"import discord.http\ndiscord.http.Route.BASE = {fake.base!r}"
+        proc = python_m_bot([], tmp_path, env={"DISCORD_TOKEN": "secret.tok.en"},
+                            prelude=prelude)
+    finally:
+        fake.close()
+    assert fake.requests == ["/api/v10/users/@me"]  # it did ask "Discord"
+    assert proc.returncode == EXIT_USAGE
+    assert "Discord refused the token in DISCORD_TOKEN" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert " DEBUG asyncio: Using selector" in proc.stderr  # DEBUG is on for the rest
+    assert "/users/@me" not in proc.stderr and "401: Unauthorized" not in proc.stderr
+    assert "secret.tok.en" not in proc.stderr
+
+
+def test_debug_keeps_discord_payload_loggers_at_info(monkeypatch: pytest.MonkeyPatch) -> None:
+    import logging
+
+    from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
+
+    names = [*PAYLOAD_LOGGERS, "discord.webhook.async_", "discord.webhook.sync", "discord.client"]
+    saved = {n: logging.getLogger(n).level for n in names}
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "level", root.level)
+    try:
+        configure_logging("DEBUG")
+        root.setLevel(logging.DEBUG)  # basicConfig leaves a configured root (pytest's) alone
+        for name in ("discord.http", "discord.gateway", "discord.webhook.async_",
+                     "discord.webhook.sync"):
+            logger = logging.getLogger(name)
+            assert logger.getEffectiveLevel() == logging.INFO, name
+            assert not logger.isEnabledFor(logging.DEBUG)
+        assert logging.getLogger("discord.client").isEnabledFor(logging.DEBUG)
+        configure_logging("WARNING")
+        assert logging.getLogger("discord.http").getEffectiveLevel() == logging.WARNING
+    finally:
+        for name, level in saved.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def test_the_example_config_says_why_discord_payloads_stay_at_info() -> None:
+    text = (REPO / "config.example.toml").read_text(encoding="utf-8")
+    comment = text.split("log_level =")[0].rsplit("\n\n", 1)[-1]
+    assert "discord.http" in comment and "INFO" in comment and "sealed orders" in comment
+
+
+def test_migrate_on_a_folder_says_so_in_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    proc = python_m_bot(["migrate", "--db", str(folder)], tmp_path)
+    assert proc.returncode == EXIT_FAILED
+    assert proc.stderr.strip().splitlines() == [
+        f"Database {folder}: unable to open database file; check the path is a file (not a "
+        "folder) that the bot's user may read and write, in a folder it may write."
+    ]
+
+
+def test_run_with_a_database_folder_it_cannot_create_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An OSError about the bot's own file is not reported as 'cannot reach Discord'."""
+    import bot.client
+
+    class NoFolderBot:
+        def __init__(self, config: object) -> None:
+            pass
+
+        def run(self, token: str, log_handler: object = None) -> None:
+            raise PermissionError(13, "Permission denied", "/srv/data")
+
+    monkeypatch.setattr(bot.client, "AdmiraltyBot", NoFolderBot)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run([], env={"DISCORD_TOKEN": "tok"})
+    assert (code, err) == (EXIT_FAILED, "/srv/data: Permission denied\n")

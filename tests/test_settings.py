@@ -181,3 +181,16 @@ def test_service_bounds_are_read_and_checked(tmp_path: Path) -> None:
         "service.cache_campaigns: must be >= 1",
         "unknown key 'service.size' (allowed: undo_depth, cache_campaigns)",
     ]
+
+
+def test_a_bom_is_read_and_a_foreign_encoding_is_a_problem_with_its_cause(tmp_path: Path) -> None:
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + b'log_level = "ERROR"\n')
+    assert config_problems(bom) == []
+    assert load_settings(bom, env={}).log_level == "ERROR"
+    wide = tmp_path / "wide.toml"
+    wide.write_bytes('log_level = "ERROR"\n'.encode("utf-16-le"))
+    assert config_problems(wide) == [
+        f"{wide}: not UTF-8 text (it looks like UTF-16); save it as UTF-8"]
+    with pytest.raises(InvalidInput, match="save it as UTF-8"):
+        load_settings(wide, env={})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -30,8 +31,13 @@ from storage.players import PlayerRow
 T = TypeVar("T")
 DEFAULT_UNDO_DEPTH = 10  # config [service] undo_depth; migration 002 keeps as many
 DEFAULT_CACHE_CAMPAIGNS = 200  # config [service] cache_campaigns
+log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 DiceFactory = Callable[[int, str], Dice]
+
+
+class CampaignBroken(InvalidState):
+    """The campaign's stored state does not load; only that campaign is refused."""
 
 
 def utcnow() -> datetime:
@@ -145,16 +151,34 @@ class ServiceCore:
         row = await campaigns.get(tx, campaign_id)
         if row is None:
             raise NotFound(f"There is no campaign with id {campaign_id}.")
-        ruleset = registry.get(row.ruleset)
-        state = ruleset.state_model.model_validate(row.state) if row.state is not None else None
-        live = state is not None and row.status in ("running", "paused")
+        try:
+            ruleset = registry.get(row.ruleset)
+            state = (ruleset.state_model.model_validate(row.state)
+                     if row.state is not None else None)
+            live = state is not None and row.status in ("running", "paused")
+            pending = ruleset.pending(state) if live else []
+        except (UserError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise self._broken(row, exc) from exc  # (pydantic's ValidationError included)
         return Ctx(
             row=row,
             players=await players.of_campaign(tx, campaign_id),
             ruleset=ruleset,
             state=state,
-            pending=ruleset.pending(state) if live else [],
+            pending=pending,
             submitted=await turns.submissions(tx, campaign_id, row.step_no) if live else {},
+        )
+
+    def _broken(self, row: CampaignRow, exc: Exception) -> CampaignBroken:
+        """A campaign whose stored state cannot be read (a bug, or an edit by hand): refused
+        for that campaign alone, logged once with its id (not its content)."""
+        reported: set[int] = self.__dict__.setdefault("_broken_reported", set())
+        if row.id not in reported:
+            reported.add(row.id)
+            log.error("campaign %s (%s): its stored state cannot be read (%s)", row.id,
+                      row.ruleset, type(exc).__name__)
+        return CampaignBroken(
+            f"Campaign **{row.name}** cannot be read right now (a bot error); the bot's admin "
+            "can see it in the log. Other campaigns are not affected."
         )
 
     async def _mutate(

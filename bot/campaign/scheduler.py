@@ -1,24 +1,67 @@
-"""Time: deadlines and reminders fire from the database, exactly once each."""
+"""Time: deadlines and reminders fire from the database, exactly once each.
+
+Each timer fires on its own: one that fails (a broken campaign state, a rules bug, a deadline
+out of range) is logged with its campaign and backed off, never stopping the timers of the
+other campaigns; after ``MAX_TRIES`` failures it is marked done and the GM is told."""
 
 from __future__ import annotations
 
+import logging
+import traceback
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
 from bot.campaign.settings import timing
 from bot.campaign.steps import StepEngine
-from storage import timers
+from storage import campaigns, timers
+from storage import outbox as outbox_repo
 from storage.db import Tx
+from storage.health import StorageError
+from storage.outbox import NewMessage
 
 Intent = Callable[[Tx, Ctx, Effects], Awaitable[int]]
+TimerKey = tuple[Any, ...]  # ("deadline", campaign, step) or ("reminder", campaign, step, offset)
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 60.0  # after a failure: 1, 2, 4 minutes...
+MAX_RETRY_SECONDS = 600.0
+MAX_TRIES = 4  # then the timer is marked done and the GM told (a storage failure never is)
+
+
+def _frames(exc: BaseException) -> str:
+    """Where it failed, without the exception's message (it may quote the game's state)."""
+    return "".join(traceback.format_list(traceback.extract_tb(exc.__traceback__)))
+
+
+@dataclass
+class Trouble:
+    failures: int
+    retry_at: float
 
 
 class Scheduler(StepEngine):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # timers that failed, by key: when to try again (kept in memory: a restart retries)
+        self._trouble: dict[TimerKey, Trouble] = {}
+
     async def next_wakeup(self) -> datetime | None:
-        """When the earliest deadline or reminder falls due (None: nothing scheduled)."""
-        return self._at(await timers.next_due(self.db))
+        """When the earliest deadline or reminder falls due (None: nothing scheduled); a
+        failed timer counts from when it is tried again, so it is never retried in a loop."""
+        due = await timers.next_due(self.db)
+        now = self._now()
+        if due is not None and due <= now and self._trouble:
+            ready = [k for k in await self._due(now) if not self._backing_off(k, now)]
+            if not ready:
+                later = [t.retry_at for k, t in self._trouble.items()
+                         if t.retry_at != float("inf")]
+                ahead = await timers.next_due_after(self.db, now)
+                due = min([*later, *([ahead] if ahead is not None else [])], default=None)
+        return self._at(due)
 
     async def run_due(self) -> int:
         """Fires everything due at ``clock()`` (also what fell due while the bot was down);
@@ -26,11 +69,78 @@ class Scheduler(StepEngine):
         transaction as its effects, so it fires once even across a restart."""
         now = self._now()
         fired = 0
-        for campaign_id, step_no, offset in await timers.due_reminders(self.db, now):
-            fired += await self._mutate(campaign_id, self._reminder(step_no, offset))
-        for campaign_id, step_no in await timers.due_deadlines(self.db, now):
-            fired += await self._mutate(campaign_id, self._deadline(step_no))
+        due = await self._due(now)
+        for key in set(self._trouble) - set(due):  # closed meanwhile (the step moved on)
+            if self._trouble[key].retry_at != float("inf"):
+                del self._trouble[key]
+        for key in due:
+            if not self._backing_off(key, now):
+                fired += await self._fire(key, now)
         return fired
+
+    async def _due(self, now: float) -> list[TimerKey]:
+        keys: list[TimerKey] = [
+            ("reminder", c, s, o) for c, s, o in await timers.due_reminders(self.db, now)]
+        keys += [("deadline", c, s) for c, s in await timers.due_deadlines(self.db, now)]
+        return keys
+
+    def _backing_off(self, key: TimerKey, now: float) -> bool:
+        trouble = self._trouble.get(key)
+        return trouble is not None and trouble.retry_at > now
+
+    async def _fire(self, key: TimerKey, now: float) -> int:
+        """One timer in its own transaction; a failure is this campaign's alone."""
+        kind, campaign_id, step_no = key[0], key[1], key[2]
+        intent = self._reminder(step_no, key[3]) if kind == "reminder" else self._deadline(step_no)
+        try:
+            fired = await self._mutate(campaign_id, intent)
+        except Exception as exc:  # noqa: BLE001 (any failure: the other campaigns go on)
+            await self._failed(key, exc, now)
+            return 0
+        self._trouble.pop(key, None)
+        return fired
+
+    async def _failed(self, key: TimerKey, exc: Exception, now: float) -> None:
+        kind, campaign_id, step_no = key[0], key[1], key[2]
+        trouble = self._trouble.setdefault(key, Trouble(0, now))
+        trouble.failures += 1
+        # only the exception's type: its text may quote the game (a hidden card, an order)
+        what = f"campaign {campaign_id}: the {kind} of step {step_no} failed ({type(exc).__name__})"
+        log.debug("%s at:\n%s", what, _frames(exc))
+        if isinstance(exc, StorageError) or trouble.failures < MAX_TRIES:
+            # a full or failing disk is the admin's to fix: keep trying, never give up
+            delay = min(MAX_RETRY_SECONDS, RETRY_SECONDS * 2 ** (trouble.failures - 1))
+            trouble.retry_at = now + delay
+            log.error("%s, try %d; trying again in %d s", what, trouble.failures, delay)
+            return
+        trouble.retry_at = float("inf")  # until a restart, if it cannot be marked done either
+        log.error("%s %d times; giving up on it and telling the GM", what, trouble.failures)
+        try:
+            await self._give_up(key, now)
+        except Exception:  # noqa: BLE001
+            log.exception("campaign %s: could not mark the failed %s done", campaign_id, kind)
+        else:
+            self._trouble.pop(key, None)
+
+    async def _give_up(self, key: TimerKey, now: float) -> None:
+        """Marks the timer done without loading the campaign (its state may be what fails);
+        for a deadline, tells the GM: the step stays open for /gm advance or /gm extend."""
+        kind, campaign_id, step_no = key[0], key[1], key[2]
+        async with self.db.transaction() as tx:
+            if kind == "reminder":  # a lost reminder needs no one's action
+                await timers.reminder_done(tx, campaign_id, step_no, key[3], now)
+                return
+            await timers.fire(tx, campaign_id, step_no, now)
+            row = await campaigns.get(tx, campaign_id)
+            if row is None:
+                return
+            text = (f"**{row.name}**: the deadline of step {step_no} could not be processed (a "
+                    "bot error; the bot's admin can see it in the log). The step stays open: "
+                    "use /gm advance or /gm extend.")
+            await outbox_repo.enqueue(
+                tx, [NewMessage(campaign_id, "dm", text, user_id=row.gm_user_id)], now)
+        if self._wake is not None:
+            self._wake()
 
     def _reminder(self, step_no: int, offset: float) -> Intent:
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:

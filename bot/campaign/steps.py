@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,8 @@ from storage.db import Tx
 from storage.events import EventRow
 from storage.outbox import NewMessage, Picture
 from storage.turns import Snapshot
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -184,6 +187,7 @@ class StepEngine(ServiceCore):
         await timers.close_open(tx, row.id)
         fx.wake = True
         if not ctx.pending:
+            self._asks_nobody(ctx, mail)
             return
         deadline = None
         hours = float(timing(row.settings)["step_hours"])
@@ -200,6 +204,19 @@ class StepEngine(ServiceCore):
             who = [ctx.name(r.seat) for r in ctx.pending if r.kind == kind]
             if who:
                 mail.public.append(messages.step_line(kind, list(dict.fromkeys(who)), deadline))
+
+    @staticmethod
+    def _asks_nobody(ctx: Ctx, mail: Mail) -> None:
+        """A running game whose rules ask nobody would wait forever (no panel, no deadline,
+        nothing for /gm advance to take): a rules bug. Said once, when the step opens: in the
+        log with the campaign (no game content), and to the GM, whose /gm undo goes back to
+        the step before, which does ask someone."""
+        row = ctx.row
+        log.error("campaign %s (%s): the rules ask nobody at step %s and the game is not "
+                  "over; the GM was told to undo", row.id, row.ruleset, row.step_no)
+        mail.to_seat(GM_SEAT, f"**{row.name}** is stuck: the game is not over but nobody is "
+                     "asked to act, which is a bug in the bot. Use /gm undo to go back one "
+                     "step, and tell the bot's admin.")
 
     def _route(self, ctx: Ctx, fx: Effects, events: list[Event], mail: Mail) -> None:
         """Logs every event with its audience and files it under the right destination."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.campaign import messages
-from bot.campaign.core import Ctx, Effects
+from bot.campaign.core import CampaignBroken, Ctx, Effects
 from bot.campaign.inputs import check_action, check_draft, check_id
 from bot.campaign.models import Actor, Panel, SubmitResult
 from bot.campaign.steps import StepEngine, validate_action
@@ -21,8 +21,12 @@ NOT_YOURS = "This panel belongs to a seat you don't hold; use /orders to get you
 
 class Submissions(StepEngine):
     async def panels_for(self, campaign_id: int, user_id: int) -> list[Panel]:
-        """The user's open requests in that campaign, as panels (for /orders)."""
-        ctx = await self._load(self.db, campaign_id)
+        """The user's open requests in that campaign, as panels (for /orders); none for a
+        campaign whose state cannot be read, so /orders still shows the user's others."""
+        try:
+            ctx = await self._load(self.db, campaign_id)
+        except CampaignBroken:
+            return []
         seats = [p.seat for p in ctx.players if p.active and p.user_id == user_id]
         if user_id == ctx.row.gm_user_id:
             seats.append(GM_SEAT)

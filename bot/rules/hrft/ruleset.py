@@ -95,6 +95,7 @@ class HrftRuleset:
             raise InvalidState("The battle is over.")
         if seat == GM_SEAT:  # H-D29: the GM acts without being asked
             state, gm_events = gm.act(state, action, dice)
+            self._settle(state, dice, gm_events)
             return self._outcome(state, gm_events)
         if state.step == "orders":
             raise InvalidState("Step 1 orders are sealed: submit them with the orders panel.")
@@ -107,14 +108,10 @@ class HrftRuleset:
         if kind == "ready":
             if seat not in state.ready:
                 state.ready.append(seat)
-            if all(s in state.ready for s in self._required(state)):
-                self._finish_step(state, dice, events)
         elif kind == "concede":
             state.conceded.append(seat)
             events.append(Event(audience=Audience.public(), kind="concede",
                                 text=f"{state.seat_name(seat)} concedes: their ships leave."))
-            if all(s in state.ready for s in self._required(state)) and self._required(state):
-                self._finish_step(state, dice, events)
         elif kind == "fire" and sd.kind == "fire":
             events.append(combat.fire(state, seat, action, dice))
         elif kind == "maneuver" and sd.kind == "fire":
@@ -127,6 +124,7 @@ class HrftRuleset:
             allowed = [a.type for a in requests.open_request(state, seat).actions]
             raise RulesError(f"'{kind}' is not possible at step {sd.number}. Allowed: "
                              f"{', '.join(allowed)}.")
+        self._settle(state, dice, events)
         return self._outcome(state, events)
 
     def gm_actions(self, state: Any) -> list[ActionSpec]:
@@ -256,6 +254,16 @@ class HrftRuleset:
         if lines:
             events.append(Event(audience=Audience.public(), kind="steps", text="\n".join(lines)))
             lines.clear()
+
+    def _settle(self, state: BattleState, dice: Dice, events: list[Event]) -> None:
+        """Ends the open step when every seat it needs is ready, none needed counting as all:
+        a concession, or damage that takes a side's last ship out, can leave a step with
+        nobody to ask (the only late firer of H-11 concedes, the GM's damage removes the one
+        side not yet ready), and a step that asks nobody would never end."""
+        if state.finished or state.step in ("setup", "orders", "finished"):
+            return
+        if all(s in state.ready for s in self._required(state)):
+            self._finish_step(state, dice, events)
 
     def _finish_step(self, state: BattleState, dice: Dice, events: list[Event]) -> None:
         sd = step_def(state.options, state.step)
