@@ -37,6 +37,9 @@ class LruCache(Generic[V]):
     def pop(self, key: int, default: V | None = None) -> V | None:
         return self._entries.pop(key, default)
 
+    def clear(self) -> None:
+        self._entries.clear()
+
     def __contains__(self, key: object) -> bool:
         return key in self._entries
 
