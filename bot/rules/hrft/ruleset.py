@@ -171,8 +171,8 @@ class HrftRuleset:
                      ships_from_file(str(action.get("filename", "")),
                                      str(action.get("content", ""))))
             before = len(state.ships_of(seat))
-            for ship in ships:
-                state = add_ship(state, seat, ship)
+            for ship in ships:  # act() copied the state already
+                state = add_ship(state, seat, ship, copy=False)
             names = ", ".join(f"{s.name} ({s.uid})" for s in state.ships_of(seat)[before:])
             return Outcome(state=state, events=[Event(
                 audience=Audience.public(), kind="ship-added",

@@ -100,10 +100,12 @@ class BattleState(BaseModel):
                        and s.seat not in self.conceded})
 
 
-def add_ship(state: BattleState, seat: int, ship: Ship, name: str | None = None,
-             ) -> BattleState:
+def add_ship(state: BattleState, seat: int, ship: Ship, name: str | None = None, *,
+             copy: bool = True) -> BattleState:
     """A new state with ``ship`` added for ``seat`` during setup; the ship gets an id like
-    ``1a`` (seat number and a letter)."""
+    ``1a`` (seat number and a letter). ``copy=False`` adds it to ``state`` itself, for a
+    caller that already holds its own copy: a file of 12 large ships then costs one copy of
+    the battle, not twelve (issue 8: no conversion holds the loop)."""
     if state.step != "setup":
         raise InvalidState("Ships can only be added before the battle's first turn.")
     if seat not in [s.number for s in state.seats]:
@@ -111,7 +113,7 @@ def add_ship(state: BattleState, seat: int, ship: Ship, name: str | None = None,
     mine = state.ships_of(seat)
     if len(mine) >= MAX_SHIPS_PER_SEAT:
         raise InvalidInput(f"A side may bring at most {MAX_SHIPS_PER_SEAT} ships.")
-    new = state.model_copy(deep=True)
+    new = state.model_copy(deep=True) if copy else state
     used = {s.uid for s in mine}
     letter = next(c for c in string.ascii_lowercase if f"{seat}{c}" not in used)
     uid = f"{seat}{letter}"
