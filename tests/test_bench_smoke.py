@@ -32,8 +32,13 @@ EXPECTED = {
         "RSS growth per cached campaign: min", "tracemalloc growth per cached campaign: min",
     ],
     "orbits_selfplay.py": ["games/s", "by own time (tottime):"],
+    "click.py": [
+        "first answer to the panel click: p50", "first answer to /roll (reference): p50",
+        "panel click vs /roll: min", "target first answer <= 100 ms:",
+    ],
 }
-RATIO = {"submit.py": "ratio min", "render.py": "ratio min", "footprint.py": "ratio"}
+RATIO = {"submit.py": "ratio min", "render.py": "ratio min", "footprint.py": "ratio",
+         "click.py": "ratio min"}
 
 
 @pytest.mark.parametrize("script", sorted(EXPECTED))
