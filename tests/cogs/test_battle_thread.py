@@ -152,7 +152,7 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     assert "Vanguard (1a, alice): fighting" in report
     assert "Wolfhound (2a, bob)" in report and "out:" in report
     refused = await w.alice.slash(thread, "battle ready")
-    assert refused.ephemeral and "No battle is running here" in said(refused)
+    assert refused.ephemeral and "This battle is over" in said(refused)
     # Nothing of the battle leaked into the parent channel besides the opening line.
     assert len(w.chan.history()) <= 2
 
