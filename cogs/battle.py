@@ -143,7 +143,9 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         mine = await service_of(interaction).parent_choices(actor_of(interaction),
                                                             interaction.guild.id)
         typed = current.strip().lower()
-        return [app_commands.Choice(name=clip(f"{c.name} ({c.ruleset}, id {c.id})", 100),
+        return [app_commands.Choice(name=clip(f"{c.name} ({c.ruleset}, id {c.id}"
+                                              + (", finished)" if c.status == "ended" else ")"),
+                                              100),
                                     value=str(c.id))
                 for c in mine if typed in c.name.lower() or typed == str(c.id)][:25]
 

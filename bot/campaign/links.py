@@ -15,6 +15,8 @@ from bot.rules.hrft.gm import design_problem
 from bot.rules.hrft.link import battle_ids, find_battle, linked_craft, looks_like_battle
 from storage import listing
 
+MAX_ENDED_PARENTS = 10
+
 
 @dataclass(frozen=True)
 class BattleLink:
@@ -51,11 +53,13 @@ class _Parent:
 class Links(ServiceCore):
     async def parent_choices(self, actor: Actor, guild_id: int) -> list[CampaignInfo]:
         """Campaigns a battle started by ``actor`` may resolve (``/battle start parent:``
-        autocomplete): the guild's campaigns that are not over and are not battles of
-        another campaign themselves, those ``actor`` is the GM of (every one for an admin),
-        by id. One query, no state read."""
-        heads = await listing.live_in_guild(self.db, guild_id)
-        return [campaign_info(h, h.seats) for h in heads
+        autocomplete): the guild's campaigns that are not battles of another campaign
+        themselves and that ``actor`` is the GM of (every one for an admin); the live ones
+        by id, then the latest that ended (their last battles may still be fought). Two
+        queries, no state read."""
+        live = await listing.live_in_guild(self.db, guild_id)
+        ended = await listing.ended_in_guild(self.db, guild_id, MAX_ENDED_PARENTS)
+        return [campaign_info(h, h.seats) for h in [*live, *reversed(ended)]
                 if h.parent_id is None and (actor.is_admin or h.gm_user_id == actor.user_id)]
 
     async def parent_id(self, actor: Actor, guild_id: int, typed: str) -> int:
