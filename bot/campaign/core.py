@@ -217,6 +217,12 @@ class ServiceCore:
     async def _id_in_channel(self, channel_id: int) -> int:
         campaign_id = await campaigns.id_in_channel(self.db, channel_id)
         if campaign_id is None:
+            ended = await campaigns.id_to_read(self.db, channel_id)
+            row = await campaigns.get(self.db, ended) if ended is not None else None
+            if row is not None:  # a finished campaign is read, never acted on
+                raise NotFound(f"There is no running campaign in this channel: **{row.name}** "
+                               "is over (/campaign status shows how it ended). Start a new "
+                               "one with /campaign create.")
             raise NotFound("There is no campaign in this channel. Start one with /campaign create.")
         return campaign_id
 

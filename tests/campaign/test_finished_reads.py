@@ -44,7 +44,8 @@ async def test_intents_refuse_a_finished_campaign_and_a_new_one_takes_the_channe
 ) -> None:
     await won(service)
     for intent in (service.gm_advance, service.gm_undo, service.gm_pause):
-        with pytest.raises(NotFound, match="There is no campaign in this channel"):
+        with pytest.raises(NotFound, match=r"no running campaign in this channel: "
+                                           r"\*\*Dice Cup\*\* is over"):
             await intent(GM, CHANNEL)
     with pytest.raises(NotFound):
         await service.join(ALICE, CHANNEL)

@@ -345,7 +345,7 @@ async def test_a_whole_two_player_campaign_in_discord(
     # actions are refused; a new campaign may start in the same channel
     refused = await gm.slash(w.chan, "gm advance")
     assert refused.ephemeral
-    assert "There is no campaign in this channel" in refused.response.content
+    assert "no running campaign in this channel: **Sol** is over" in refused.response.content
     created = await gm.slash(w.chan, "campaign create", ruleset="orbits", name="Sol II")
     assert not created.ephemeral
     assert "**Sol II** (orbits): setup" in (
