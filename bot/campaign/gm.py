@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
+from bot.campaign.lifecycle import plain_line
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
 from bot.campaign.steps import Mail, StepEngine, validate_action
@@ -263,7 +264,7 @@ def undo_text(ctx: Ctx, undone: list[str], deadline: datetime | None) -> str:
     undone, whose orders were kept (names only, never content), who is owed now."""
     what = "the last result"
     if undone:
-        first = undone[0].replace("**", "").split("\n", 1)[0].strip()
+        first = plain_line(undone[0])
         if len(first) > MAX_QUOTE:
             first = first[: MAX_QUOTE - 1] + "…"
         more = " …" if len(undone) > UNDO_QUOTED or "\n" in undone[0] else ""

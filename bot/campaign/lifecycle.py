@@ -23,12 +23,16 @@ _RULING_IDS = re.compile(r"\s*\((?:[A-Z]{1,2}-D?\d+(?:\.\d+)*(?:,\s*)?)+\)")
 GM_ENDED = "ended by the GM"  # the /campaign end default reason
 
 
+def plain_line(text: str) -> str:
+    """The first line of a posted text, without bold marks or ruling ids, for a summary."""
+    first = text.strip().split("\n", 1)[0]
+    return _RULING_IDS.sub("", first.replace("**", "")).strip()
+
+
 def end_summary(line: str, report: str = "") -> str:
     """How a campaign ended, in one plain line for its status and lists: the first line of
     the rule set's closing word ("alice wins: reached 10 RP."), else the closing line."""
-    first = (report.strip() or line.strip()).split("\n", 1)[0]
-    plain = _RULING_IDS.sub("", first.replace("**", "")).strip()
-    return plain[:MAX_END_REASON] or "The campaign is over."
+    return plain_line(report or line)[:MAX_END_REASON] or "The campaign is over."
 
 
 class Lifecycle(StepEngine):

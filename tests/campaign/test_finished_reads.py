@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.campaign import CampaignService
-from bot.campaign.lifecycle import end_summary
+from bot.campaign.lifecycle import end_summary, plain_line
 from bot.errors import InvalidState, NotFound
 from tests.campaign.conftest import ALICE, BOB, CHANNEL, GM, GUILD, guess, started
 
@@ -63,3 +63,6 @@ def test_end_summary_is_plain_words() -> None:
     assert end_summary("x", "**The battle is over** after turn 2: only bob fights (H-D24, "
                             "H-12)") == "The battle is over after turn 2: only bob fights"
     assert end_summary("The campaign is over.") == "The campaign is over."
+    # /gm undo quotes the undone result's first line the same way
+    assert plain_line("**Fleet orders revealed, round 1** (E-3)\n- Vanguard: hold") == (
+        "Fleet orders revealed, round 1")
