@@ -25,6 +25,7 @@ from cogs.battle_read import (
     maneuver_action,
     option_values,
     parse_weapons,
+    require_begun,
     require_spec,
     require_started,
     round_range,
@@ -78,12 +79,13 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @app_commands.command(description="Open an HRFT battle in a new thread (you are its GM)")
     @app_commands.describe(
         name="A name for the battle (also the thread's name)",
-        parent="Optional: the campaign this battle resolves (it hears the result)",
+        parent="Optional: the campaign this battle resolves (it hears the result); pick it "
+               "from the list",
         ref="Optional: which battle of that campaign, e.g. 'Sector 4, turn 3'",
     )
     async def start(
         self, interaction: discord.Interaction, name: str = "HRFT battle",
-        parent: int | None = None, ref: str | None = None,
+        parent: str | None = None, ref: str | None = None,
     ) -> None:
         campaign_channel_id(interaction)
         channel = interaction.channel
@@ -96,9 +98,11 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         assert interaction.guild is not None
         actor = actor_of(interaction)
         linked = None
-        if parent is not None:  # H-D28: refuse a bad reference before any thread exists
+        parent_id = (await service_of(interaction).parent_id(actor, interaction.guild.id, parent)
+                     if parent is not None else None)
+        if parent_id is not None:  # H-D28: refuse a bad reference before any thread exists
             linked = await service_of(interaction).battle_link(actor, interaction.guild.id,
-                                                               parent, ref or "")
+                                                               parent_id, ref or "")
         # No defer: after a public defer, a refusal would be public too; creating a thread
         # and a campaign row is quick.
         thread = await channel.create_thread(
@@ -108,7 +112,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         try:
             info = await service_of(interaction).create(
                 actor, interaction.guild.id, thread.id, RULESET, name,
-                parent_id=parent, parent_ref=(ref or "").strip()[:100] or None,
+                parent_id=parent_id, parent_ref=(ref or "").strip()[:100] or None,
             )
         except UserError:
             await thread.delete()  # no empty thread left behind by a refused start
@@ -123,9 +127,27 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                 lines.append("Their players: " + ", ".join(f"<@{u}>" for u in linked.players)
                              + ": join to get your craft.")
         await thread.send(clip("\n".join(lines), 2000))
-        parent_note = f" for campaign {parent}" + (f" ({ref})" if ref else "") if parent else ""
+        parent_note = (f" for campaign {parent_id}" + (f" ({ref})" if ref else "")
+                       if parent_id is not None else "")
         await reply(interaction, f"Battle **{info.name}**{parent_note} opens in "
                                  f"{thread.mention}.", ephemeral=False)
+
+    @start.autocomplete("parent")
+    async def parent_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The GM's (an admin's: every) campaigns of this server, by name; the value is the
+        campaign id."""
+        if interaction.guild is None:
+            return []
+        mine = await service_of(interaction).parent_choices(actor_of(interaction),
+                                                            interaction.guild.id)
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=clip(f"{c.name} ({c.ruleset}, id {c.id}"
+                                              + (", finished)" if c.status == "ended" else ")"),
+                                              100),
+                                    value=str(c.id))
+                for c in mine if typed in c.name.lower() or typed == str(c.id)][:25]
 
     @app_commands.command(description="Take a seat in this thread's battle")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -235,7 +257,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @app_commands.describe(ship="The ship (id like 1a)")
     async def sheet(self, interaction: discord.Interaction, ship: str) -> None:
         battle = await _battle(interaction)
-        require_started(battle)
+        require_begun(battle)  # a finished battle's sheets stay readable
         # refusals (unknown ship) come before the public defer, so they stay ephemeral
         picture = await service_of(interaction).picture(
             actor_of(interaction), campaign_channel_id(interaction), "sheet", focus=ship.strip())
@@ -256,7 +278,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
             await reply(interaction, f"**{status.name}** ({status.status})\n{status.text}"
                                      + waiting)
             return
-        require_started(battle)
+        require_begun(battle)
         await reply(interaction, ship_text(battle.ship(ship.strip())))
 
     # ------------------------------------------------------------ open-step actions

@@ -86,6 +86,12 @@ def require_started(battle: Battle) -> None:
         raise InvalidState("This battle is over.")
 
 
+def require_begun(battle: Battle) -> None:
+    """For reads (sheets, ship details): a battle that is over still shows its ships."""
+    if battle.status == "setup":
+        require_started(battle)
+
+
 def require_spec(battle: Battle, action_type: str, what: str) -> ActionSpec:
     """The offered spec, or a refusal saying why it is not possible now."""
     require_started(battle)

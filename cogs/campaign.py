@@ -82,22 +82,24 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
     @app_commands.command(description="Take a seat in this channel's campaign")
     async def join(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
-        seat = await service.join(actor_of(interaction), campaign_channel_id(interaction))
-        dm_ok = await self._welcome(interaction, seat)
+        channel_id = campaign_channel_id(interaction)
+        seat = await service.join(actor_of(interaction), channel_id)
+        seen = await service.seat_view(actor_of(interaction), channel_id)
+        dm_ok = await self._welcome(interaction, seat, seen.info.name, channel_id)
         # The service announces the join in the channel; this answer is for the player.
         await reply(interaction, f"You joined as seat {seat.seat}.")
         if not dm_ok:
             await service.dm_closed(interaction.user.id)
             await reply(interaction, CLOSED_DM_HINT, ephemeral=True)
 
-    async def _welcome(self, interaction: discord.Interaction, seat: SeatInfo) -> bool:
-        """DMs a short welcome; False when the user does not accept DMs from us."""
-        channel = interaction.channel
-        where = channel.mention if isinstance(channel, discord.abc.GuildChannel) else "the server"
+    async def _welcome(self, interaction: discord.Interaction, seat: SeatInfo, name: str,
+                       channel_id: int) -> bool:
+        """DMs a short welcome naming the campaign and linking its channel (or thread);
+        False when the user does not accept DMs from us."""
         try:
             await interaction.user.send(
-                f"Welcome aboard! You hold seat {seat.seat} in the campaign "
-                f"in {where}. Your orders panels will arrive here; `/orders` brings them back."
+                f"Welcome aboard! You hold seat {seat.seat} in **{name}** (<#{channel_id}>). "
+                "Your orders panels will arrive here; `/orders` brings them back."
             )
         except discord.Forbidden as error:
             if error.code != DM_CLOSED_CODE:
@@ -194,19 +196,36 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         await reply(interaction, "Campaign ended; the channel has been told.")
 
     @app_commands.command(name="list", description="The campaigns on this server")
-    async def list_(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(finished="Show the latest finished campaigns instead")
+    async def list_(self, interaction: discord.Interaction, finished: bool = False) -> None:
         campaign_channel_id(interaction)
         assert interaction.guild is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
-        infos = await service_of(interaction).list_campaigns(interaction.guild.id)
-        lines = [
-            f"**{i.name}** ({i.ruleset}, {i.status}) in <#{i.channel_id}>" for i in infos
-        ]
-        await reply(interaction, "\n".join(lines) or "No campaign on this server yet.")
+        infos = await service_of(interaction).list_campaigns(interaction.guild.id,
+                                                             finished=finished)
+        if finished:
+            lines = [f"**{i.name}** ({i.ruleset}) in <#{i.channel_id}>: finished: "
+                     f"{i.end_reason or 'ended'}" for i in infos]
+            empty = "No campaign on this server has finished yet."
+        else:
+            lines = [f"**{i.name}** ({i.ruleset}, {i.status}) in <#{i.channel_id}>"
+                     for i in infos]
+            empty = ("No campaign is running on this server (`/campaign list finished:True` "
+                     "shows the finished ones).")
+        await reply(interaction, "\n".join(lines) or empty)
 
 
 def render_status(status: CampaignStatus) -> str:
     """A CampaignStatus as a short text (the viewer's own view when seated)."""
+    if status.status == "ended":
+        lines = [f"**{status.name}** ({status.ruleset}): finished. "
+                 + (status.end_reason or "The campaign is over."),
+                 "A new campaign can start in this channel with /campaign create."]
+        if status.seats:
+            lines.append("Seats: " + ", ".join(f"{s.seat}. {s.name}" for s in status.seats))
+        if status.text:
+            lines.append(status.text)
+        return clip("\n".join(lines))
     lines = [f"**{status.name}** ({status.ruleset}): {status.status}"]
     if status.paused:
         lines.append("Paused by the GM: no deadlines run.")

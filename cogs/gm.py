@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -9,6 +11,7 @@ from discord.ext import commands
 from bot.campaign.models import LogEntry
 from bot.errors import InvalidInput
 from cogs.common import (
+    MAX_CONTENT,
     actor_for,
     actor_of,
     campaign_channel_id,
@@ -63,21 +66,30 @@ class GmCog(commands.GroupCog, group_name="gm"):
     @app_commands.command(description="GM: take back the last resolution")
     async def undo(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await service_of(interaction).gm_undo(
+        told = await service_of(interaction).gm_undo(
             actor_of(interaction), campaign_channel_id(interaction)
         )
-        await reply(interaction, "Last resolution undone.")
+        await reply(interaction, f"Undone. The channel was told:\n{told}")
 
     @app_commands.command(description="GM: the latest public and GM events")
-    @app_commands.describe(limit="How many events (newest last)")
+    @app_commands.describe(limit="How many events (newest last)",
+                           file="Send the whole log as a text file instead")
     async def log(
-        self, interaction: discord.Interaction, limit: app_commands.Range[int, 1, MAX_LOG] = 15
+        self, interaction: discord.Interaction, limit: app_commands.Range[int, 1, MAX_LOG] = 15,
+        file: bool = False,
     ) -> None:
-        entries = await service_of(interaction).gm_log(
-            actor_of(interaction), campaign_channel_id(interaction), int(limit)
-        )
-        lines = [_log_line(e) for e in entries]
-        await reply(interaction, clip("\n".join(lines) or "No events yet."))
+        service = service_of(interaction)
+        actor, channel_id = actor_of(interaction), campaign_channel_id(interaction)
+        if file:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            entries = await service.gm_log(actor, channel_id, None)
+            text = "\n".join(_file_line(e) for e in entries) or "No events yet."
+            attached = discord.File(io.BytesIO(text.encode("utf-8")), filename="campaign-log.txt")
+            await reply(interaction, f"The whole log ({len(entries)} entries, oldest first) is "
+                                     "attached.", files=[attached])
+            return
+        entries = await service.gm_log(actor, channel_id, int(limit))
+        await reply(interaction, newest_that_fit([_log_line(e) for e in entries]))
 
     @app_commands.command(description="GM: remove a player; their seat takes defaults")
     @app_commands.describe(player="The player to remove")
@@ -102,6 +114,35 @@ class GmCog(commands.GroupCog, group_name="gm"):
             actor_of(interaction), channel_id, old.id, actor_for(new)
         )
         await reply(interaction, f"{new.display_name} takes over {old.display_name}'s seat.")
+
+
+LEFT_OUT = "Older entries left out; `/gm log file:True` sends the whole log."
+
+
+def newest_that_fit(lines: list[str], limit: int = MAX_CONTENT) -> str:
+    """The newest lines that fit one message, newest last; says so when older ones are
+    left out (a GM reads the log for what just happened)."""
+    if not lines:
+        return "No events yet."
+    whole = "\n".join(lines)
+    if len(whole) <= limit:
+        return whole
+    room = limit - len(LEFT_OUT) - 1
+    picked: list[str] = []
+    for line in reversed(lines):
+        if len(line) + 1 > room:
+            if not picked:  # the newest entry alone is too long: its start, cut
+                picked.append(clip(line, room - 1))
+            break
+        picked.append(line)
+        room -= len(line) + 1
+    return "\n".join([LEFT_OUT, *reversed(picked)])
+
+
+def _file_line(entry: LogEntry) -> str:
+    who = " (GM only)" if entry.audience == "gm" else ""
+    when = entry.created_at.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return f"{when} step {entry.step_no}{who}: {entry.text}"
 
 
 def _log_line(entry: LogEntry) -> str:

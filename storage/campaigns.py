@@ -115,6 +115,17 @@ async def id_in_channel(db: Reader, channel_id: int) -> int | None:
     return int(row[0]) if row else None
 
 
+async def id_to_read(db: Reader, channel_id: int) -> int | None:
+    """The channel's live campaign, else the latest one that ended there (for reads: a
+    finished campaign stays readable until a new one starts in its channel)."""
+    row = await db.fetchone(
+        "SELECT id FROM campaigns WHERE channel_id = ?"
+        " ORDER BY CASE WHEN status = 'ended' THEN 1 ELSE 0 END, id DESC LIMIT 1",
+        (channel_id,),
+    )
+    return int(row[0]) if row else None
+
+
 async def save(tx: Tx, row: CampaignRow, now: float, *, state_changed: bool = True) -> None:
     """Writes the mutable columns if nobody else wrote since ``row.version``; bumps it.
     StaleVersion (at the next read or the commit) otherwise.

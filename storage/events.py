@@ -56,3 +56,16 @@ async def recent(
         )
         for r in reversed(rows)
     ]
+
+
+async def texts_of_resolution(
+    db: Reader, campaign_id: int, resolution_no: int, audience: str, limit: int
+) -> list[str]:
+    """The first ``limit`` texts one resolution logged for one audience (what /gm undo
+    takes back), oldest first."""
+    rows = await db.fetchall(
+        "SELECT text FROM events WHERE campaign_id = ? AND resolution_no = ? AND audience = ?"
+        " ORDER BY id LIMIT ?",
+        (campaign_id, resolution_no, audience, limit),
+    )
+    return [str(r["text"]) for r in rows]

@@ -11,7 +11,7 @@ from storage.players import PlayerRow
 # standard SQL (a LEFT JOIN), so it runs unchanged on PostgreSQL
 _SELECT = (
     "SELECT c.id, c.guild_id, c.channel_id, c.ruleset, c.name, c.gm_user_id, c.status,"
-    " c.step_no, c.parent_id, c.parent_ref, p.seat, p.user_id AS seat_user_id,"
+    " c.step_no, c.parent_id, c.parent_ref, c.end_reason, p.seat, p.user_id AS seat_user_id,"
     " p.name AS seat_name, p.dm_ok, p.active"
     " FROM campaigns c LEFT JOIN players p ON p.campaign_id = c.id"
 )
@@ -31,6 +31,7 @@ class CampaignHead:
     step_no: int
     parent_id: int | None
     parent_ref: str | None
+    end_reason: str | None = None  # how an ended campaign ended (who won, or why)
     seats: list[PlayerRow] = field(default_factory=list)
 
 
@@ -44,7 +45,7 @@ async def _heads(db: Reader, where: str, params: tuple[object, ...]) -> list[Cam
                 id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"],
                 ruleset=r["ruleset"], name=r["name"], gm_user_id=r["gm_user_id"],
                 status=r["status"], step_no=r["step_no"], parent_id=r["parent_id"],
-                parent_ref=r["parent_ref"],
+                parent_ref=r["parent_ref"], end_reason=r["end_reason"],
             )
         if r["seat"] is not None:  # NULL: a campaign nobody has joined yet
             head.seats.append(PlayerRow(
@@ -57,6 +58,14 @@ async def _heads(db: Reader, where: str, params: tuple[object, ...]) -> list[Cam
 async def live_in_guild(db: Reader, guild_id: int) -> list[CampaignHead]:
     """The guild's campaigns that are not over, by id."""
     return await _heads(db, "c.guild_id = ? AND c.status != 'ended'", (guild_id,))
+
+
+async def ended_in_guild(db: Reader, guild_id: int, limit: int) -> list[CampaignHead]:
+    """The guild's ``limit`` latest ended campaigns, by id."""
+    return await _heads(
+        db, "c.id IN (SELECT id FROM campaigns WHERE guild_id = ? AND status = 'ended'"
+        " ORDER BY id DESC LIMIT ?)", (guild_id, limit),
+    )
 
 
 async def running_of_user(db: Reader, user_id: int) -> list[CampaignHead]:

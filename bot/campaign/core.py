@@ -242,6 +242,21 @@ class ServiceCore:
     async def _id_in_channel(self, channel_id: int) -> int:
         campaign_id = await campaigns.id_in_channel(self.db, channel_id)
         if campaign_id is None:
+            ended = await campaigns.id_to_read(self.db, channel_id)
+            row = await campaigns.get(self.db, ended) if ended is not None else None
+            if row is not None:  # a finished campaign is read, never acted on
+                raise NotFound(f"There is no running campaign in this channel: **{row.name}** "
+                               "is over (/campaign status shows how it ended). Start a new "
+                               "one with /campaign create.")
+            raise NotFound("There is no campaign in this channel. Start one with /campaign create.")
+        return campaign_id
+
+    async def _id_to_read(self, channel_id: int) -> int:
+        """For reads only (status, views, pictures, the GM log): the channel's live campaign,
+        else the latest one that ended there, so a finished campaign stays readable. Intents
+        address the live campaign (``_id_in_channel``)."""
+        campaign_id = await campaigns.id_to_read(self.db, channel_id)
+        if campaign_id is None:
             raise NotFound("There is no campaign in this channel. Start one with /campaign create.")
         return campaign_id
 
@@ -286,4 +301,5 @@ def campaign_info(row: CampaignRow | CampaignHead, seats: list[PlayerRow]) -> Ca
         id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, ruleset=row.ruleset,
         name=row.name, gm_user_id=row.gm_user_id, status=row.status, step_no=row.step_no,
         seats=[seat_info(p) for p in seats], parent_id=row.parent_id, parent_ref=row.parent_ref,
+        end_reason=row.end_reason,
     )

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
+from bot.campaign.lifecycle import plain_line
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
 from bot.campaign.steps import Mail, StepEngine, validate_action
@@ -20,6 +21,9 @@ from storage.db import Tx
 
 HOUR = 3600.0
 MAX_EXTEND_HOURS = 24 * 60
+MAX_LOG_ENTRIES = 20_000  # the whole log of a long campaign, as a file; still a bound
+UNDO_QUOTED = 1  # how many posted lines of an undone result the announcement quotes
+MAX_QUOTE = 160
 
 
 class GmTools(StepEngine):
@@ -131,15 +135,17 @@ class GmTools(StepEngine):
 
         await self._in_channel(channel_id, run)
 
-    async def gm_undo(self, actor: Actor, channel_id: int) -> None:
+    async def gm_undo(self, actor: Actor, channel_id: int) -> str:
         """Restores the state before the last resolution and the submissions it used; again
         and again, as far back as the last ``undo_depth`` resolutions (their snapshots).
 
         The restored step gets a NEW step number (panels of the undone step must not
         answer the restored one), the old resolution number (so the same submissions give
-        the same dice and the same result), a fresh deadline and fresh panels."""
+        the same dice and the same result), a fresh deadline and fresh panels. The kept
+        submissions are back in BEFORE anything is said, so the announcement (returned, for
+        the GM) tells what was undone, whose orders were kept (names only) and who is owed."""
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> str:
             self._gm_live(ctx, actor)
             snap = await turns.latest_snapshot(tx, ctx.row.id)
             if snap is None and ctx.row.resolution_no > 0:
@@ -149,28 +155,49 @@ class GmTools(StepEngine):
             if snap is None:
                 raise InvalidState("There is nothing to undo.")
             row = ctx.row
-            undone = row.resolution_no
+            undone = await event_log.texts_of_resolution(
+                tx, row.id, snap.resolution_no, "public", UNDO_QUOTED + 1)
             await turns.drop_snapshot(tx, row.id, snap.resolution_no)
             row.resolution_no = snap.resolution_no - 1
             ctx.state = ctx.ruleset.state_model.model_validate(snap.state)
             row.state = snap.state
             fx.save = "state"
             ctx.pending = ctx.ruleset.pending(ctx.state)
-            mail = Mail(public=[f"The GM undid resolution {undone}; the game is back where it "
-                                f"was before it, with the orders given then."])
-            await self._open_step(tx, ctx, fx, mail)
-            await turns.replace_submissions(tx, row.id, row.step_no, snap.submissions, fx.now)
-            ctx.submitted = dict(snap.submissions)
+            sealed = {r.seat for r in ctx.pending if r.kind == "sealed"}
+            kept = {seat: a for seat, a in snap.submissions.items() if seat in sealed}
+            # The step machine's own opening words are not used: they were written before
+            # the kept submissions were back in. Its panels are re-worded below.
+            await self._open_step(tx, ctx, fx, Mail())
+            await turns.replace_submissions(tx, row.id, row.step_no, kept, fx.now)
+            ctx.submitted = dict(kept)
+            dl = await timers.get(tx, row.id, row.step_no)
+            deadline = self._at(dl.due_at) if dl is not None and dl.status == "open" else None
+            text = undo_text(ctx, undone, deadline)
+            mail = Mail(public=[text])
+            for req in ctx.pending:
+                if req.seat in kept:
+                    ask = ("Your orders from before are back in; change them here until the "
+                           "step resolves.")
+                else:
+                    ask = req.prompt
+                mail.panel(req.seat, f"**{row.name}**: the GM undid the last result. {ask}"
+                           + (f" (deadline {messages.when(deadline)})" if deadline else ""))
             self._flush(ctx, fx, mail)
+            return text
 
-        await self._in_channel(channel_id, run)
+        return await self._in_channel(channel_id, run)
 
-    async def gm_log(self, actor: Actor, channel_id: int, limit: int = 20) -> list[LogEntry]:
-        """The latest public and GM events (never a seat's private event)."""
-        campaign_id = await self._id_in_channel(channel_id)
+    async def gm_log(self, actor: Actor, channel_id: int,
+                     limit: int | None = 20) -> list[LogEntry]:
+        """The latest ``limit`` public and GM events, oldest first (never a seat's private
+        event), of the live campaign of the channel, else the latest that ended there.
+        ``limit=None``: the whole log (for a file), still capped at ``MAX_LOG_ENTRIES``."""
+        limit = MAX_LOG_ENTRIES if limit is None else limit
+        campaign_id = await self._id_to_read(channel_id)
         ctx = await self._load(self.db, campaign_id)
         self._require_gm(ctx, actor)
-        rows = await event_log.recent(self.db, campaign_id, ("public", "gm"), max(1, limit))
+        rows = await event_log.recent(self.db, campaign_id, ("public", "gm"),
+                                      max(1, min(limit, MAX_LOG_ENTRIES)))
         return [
             LogEntry(datetime.fromtimestamp(r.created_at, UTC), r.audience, r.kind, r.text,
                      r.step_no)
@@ -224,3 +251,43 @@ class GmTools(StepEngine):
     def _gm_live(self, ctx: Ctx, actor: Actor) -> None:
         self._require_gm(ctx, actor)
         self._require_live(ctx)
+
+
+def _names(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items) or "nobody"
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def undo_text(ctx: Ctx, undone: list[str], deadline: datetime | None) -> str:
+    """The channel's word on /gm undo, after the kept submissions are back in: what was
+    undone, whose orders were kept (names only, never content), who is owed now."""
+    what = "the last result"
+    if undone:
+        first = plain_line(undone[0])
+        if len(first) > MAX_QUOTE:
+            first = first[: MAX_QUOTE - 1] + "…"
+        more = " …" if len(undone) > UNDO_QUOTED or "\n" in undone[0] else ""
+        what += f" (it began: “{first}”{more})"
+    lines = [f"**{ctx.row.name}**: the GM undid {what}. The game is back where it was "
+             "before it."]
+    kept = [ctx.name(seat) for seat in sorted(ctx.submitted)]
+    if kept:
+        lines.append(f"Kept: the orders {_names(kept)} had given then are back in "
+                     "(they may change them until the step resolves).")
+    owing = ctx.owing()
+    note = f" (deadline {messages.when(deadline)})" if deadline else ""
+    sealed = list(dict.fromkeys(ctx.name(r.seat) for r in owing if r.kind == "sealed"))
+    turn = list(dict.fromkeys(ctx.name(r.seat) for r in owing if r.kind == "turn"))
+    acting = list(dict.fromkeys(ctx.name(r.seat) for r in owing if r.kind == "open"))
+    if sealed:
+        lines.append(f"Waiting for orders from: {_names(sealed)}{note}.")
+    if turn:
+        lines.append(f"It is {_names(turn)}'s turn{note}.")
+    if acting:
+        lines.append(f"{_names(acting)}: take your actions, then say you are ready{note}.")
+    if kept and not owing:
+        at = f", or at the deadline {messages.when(deadline)}" if deadline else ""
+        lines.append("Every order is in again: the step resolves when someone changes theirs, "
+                     f"when the GM advances it{at}.")
+    return "\n".join(lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 from bot.campaign.core import Ctx, Effects, campaign_info, seat_info
@@ -15,6 +16,23 @@ from storage import campaigns, listing, players, timers
 from storage.db import Tx
 
 MAX_NAME = 80
+MAX_FINISHED_LISTED = 20  # /campaign list finished:True shows the latest ones
+MAX_END_REASON = 200
+# "(O-8)", "(E-13)", "(H-D24, H-12)": ruling ids are for tests and the GM log, not a summary
+_RULING_IDS = re.compile(r"\s*\((?:[A-Z]{1,2}-D?\d+(?:\.\d+)*(?:,\s*)?)+\)")
+GM_ENDED = "ended by the GM"  # the /campaign end default reason
+
+
+def plain_line(text: str) -> str:
+    """The first line of a posted text, without bold marks or ruling ids, for a summary."""
+    first = text.strip().split("\n", 1)[0]
+    return _RULING_IDS.sub("", first.replace("**", "")).strip()
+
+
+def end_summary(line: str, report: str = "") -> str:
+    """How a campaign ended, in one plain line for its status and lists: the first line of
+    the rule set's closing word ("alice wins: reached 10 RP."), else the closing line."""
+    return plain_line(report or line)[:MAX_END_REASON] or "The campaign is over."
 
 
 class Lifecycle(StepEngine):
@@ -139,17 +157,28 @@ class Lifecycle(StepEngine):
             self._require_gm(ctx, actor)
             mail = Mail()
             why = f": {reason.strip()}" if reason.strip() else "."
+            told = reason.strip().split("\n", 1)[0]  # /battle end adds a report below
+            ctx.row.end_reason = ("The GM ended it." if told in ("", GM_ENDED)
+                                  else f"The GM ended it: {told}")[:MAX_END_REASON]
             await self._finish(tx, ctx, fx, mail, f"The GM ended **{ctx.row.name}**{why}")
             self._flush(ctx, fx, mail)
 
         await self._in_channel(channel_id, run)
 
+    async def _finish(
+        self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail, line: str, report: str = ""
+    ) -> None:
+        """Every end of a campaign (its rules, or the GM) keeps how it ended, for its status
+        and for /campaign list: a finished campaign stays readable."""
+        if not ctx.row.end_reason:
+            ctx.row.end_reason = end_summary(line, report)
+        await super()._finish(tx, ctx, fx, mail, line, report)
+
     async def status(self, channel_id: int, viewer_user_id: int) -> CampaignStatus:
-        """The campaign as the viewer may see it: state text, pending names, deadline."""
-        row = await campaigns.live_in_channel(self.db, channel_id)
-        if row is None:
-            raise NotFound("There is no campaign in this channel.")
-        ctx = await self._load(self.db, row.id)
+        """The campaign as the viewer may see it: state text, pending names, deadline. The
+        live campaign of the channel, else the latest that ended there (with how it ended)."""
+        ctx = await self._load(self.db, await self._id_to_read(channel_id))
+        row = ctx.row
         rules, seats = ctx.ruleset, ctx.players
         pending: list[str] = []
         deadline = None
@@ -166,11 +195,18 @@ class Lifecycle(StepEngine):
             id=row.id, name=row.name, ruleset=row.ruleset, status=row.status,
             paused=row.status == "paused", step_no=row.step_no, text=text, pending=pending,
             deadline=deadline, seats=[seat_info(p) for p in seats],
+            end_reason=row.end_reason if row.status == "ended" else None,
         )
 
-    async def list_campaigns(self, guild_id: int) -> list[CampaignInfo]:
-        """The guild's campaigns that are not over, by id (one query, no state read)."""
-        return [campaign_info(h, h.seats) for h in await listing.live_in_guild(self.db, guild_id)]
+    async def list_campaigns(self, guild_id: int, *, finished: bool = False
+                             ) -> list[CampaignInfo]:
+        """The guild's campaigns that are not over, by id; with ``finished`` its latest
+        ended ones instead (``end_reason`` says how each ended). One query, no state read."""
+        if finished:
+            heads = await listing.ended_in_guild(self.db, guild_id, MAX_FINISHED_LISTED)
+        else:
+            heads = await listing.live_in_guild(self.db, guild_id)
+        return [campaign_info(h, h.seats) for h in heads]
 
     async def campaigns_of_user(self, user_id: int) -> list[CampaignInfo]:
         """Running (or paused) campaigns where the user holds a seat or is the GM, by id (for

@@ -7,12 +7,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.campaign.core import Ctx, ServiceCore
-from bot.campaign.models import Actor
+from bot.campaign.core import Ctx, ServiceCore, campaign_info
+from bot.campaign.models import Actor, CampaignInfo
 from bot.errors import InvalidInput, NotFound, PermissionDenied
 from bot.rules.ftcamp.model import State as FtcampState
 from bot.rules.hrft.gm import design_problem
 from bot.rules.hrft.link import battle_ids, find_battle, linked_craft, looks_like_battle
+from storage import listing
+
+MAX_ENDED_PARENTS = 10
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,31 @@ class _Parent:
 
 
 class Links(ServiceCore):
+    async def parent_choices(self, actor: Actor, guild_id: int) -> list[CampaignInfo]:
+        """Campaigns a battle started by ``actor`` may resolve (``/battle start parent:``
+        autocomplete): the guild's campaigns that are not battles of another campaign
+        themselves and that ``actor`` is the GM of (every one for an admin); the live ones
+        by id, then the latest that ended (their last battles may still be fought). Two
+        queries, no state read."""
+        live = await listing.live_in_guild(self.db, guild_id)
+        ended = await listing.ended_in_guild(self.db, guild_id, MAX_ENDED_PARENTS)
+        return [campaign_info(h, h.seats) for h in [*live, *reversed(ended)]
+                if h.parent_id is None and (actor.is_admin or h.gm_user_id == actor.user_id)]
+
+    async def parent_id(self, actor: Actor, guild_id: int, typed: str) -> int:
+        """The campaign id ``/battle start parent:`` names: the id the autocomplete puts in,
+        or the full name of one of ``parent_choices``."""
+        typed = typed.strip()
+        if typed.isdigit():
+            return int(typed)
+        mine = await self.parent_choices(actor, guild_id)
+        named = [c for c in mine if c.name.lower() == typed.lower()]
+        if len(named) == 1:
+            return named[0].id
+        known = ", ".join(c.name for c in mine[:10]) or "none"
+        raise InvalidInput(f"No campaign of yours on this server is called '{typed[:80]}'. "
+                           f"Pick the parent from the list (yours: {known}).")
+
     async def battle_link(self, actor: Actor, guild_id: int, parent_id: int,
                           ref: str) -> BattleLink | None:
         """Checks a battle's parent reference before anything is created; None when the

@@ -46,6 +46,7 @@ class CampaignInfo:
     seats: list[SeatInfo] = field(default_factory=list)
     parent_id: int | None = None
     parent_ref: str | None = None
+    end_reason: str | None = None  # ended: who won or why it ended, in plain words
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,7 @@ class CampaignStatus:
     pending: list[str]  # names only
     deadline: datetime | None
     seats: list[SeatInfo]
+    end_reason: str | None = None  # ended: who won or why it ended, in plain words
 
 
 @dataclass(frozen=True)

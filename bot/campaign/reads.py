@@ -33,8 +33,9 @@ def text_of(filename: str, data: bytes) -> str:
 
 class Reads(StepEngine):
     async def seat_view(self, actor: Actor, channel_id: int) -> SeatView:
-        """The live campaign of the channel as ``actor`` may see it (NotFound outside one)."""
-        return self._seat_view(await self._load(self.db, await self._id_in_channel(channel_id)),
+        """The channel's campaign as ``actor`` may see it: the live one, else the latest that
+        ended there (``info.status`` says which); NotFound outside one."""
+        return self._seat_view(await self._load(self.db, await self._id_to_read(channel_id)),
                                actor)
 
     async def seat_view_of(self, actor: Actor, campaign_id: int) -> SeatView:
@@ -70,7 +71,7 @@ class Reads(StepEngine):
         """A picture of the channel's campaign, checked (refusals come here, before a cog
         defers publicly) but not drawn: ``render`` draws it. ``public`` draws the public
         view (for the channel); otherwise the user's seat view."""
-        ctx = await self._load(self.db, await self._id_in_channel(channel_id))
+        ctx = await self._load(self.db, await self._id_to_read(channel_id))
         if ctx.state is None:
             raise InvalidState("The campaign has not started yet: there is nothing to show.")
         render_registry.get(ctx.row.ruleset, name)  # NotFound for a picture it does not have
@@ -89,7 +90,7 @@ class Reads(StepEngine):
 
     async def texts(self, actor: Actor, channel_id: int, name: str) -> list[str]:
         """Public texts the rule set names (FTCamp ``battles``: the latest battle lists)."""
-        ctx = await self._load(self.db, await self._id_in_channel(channel_id))
+        ctx = await self._load(self.db, await self._id_to_read(channel_id))
         hook = getattr(ctx.ruleset, "texts", None)
         if hook is None:
             raise NotFound(f"{ctx.ruleset.title} has no text '{name}'.")

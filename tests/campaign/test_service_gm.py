@@ -52,7 +52,11 @@ async def test_undo_restores_state_and_orders_and_replays_the_same_result(
     after_first = await state_of(db)
     await service.gm_undo(GM, CHANNEL)
     assert await state_of(db) == before
-    assert "The GM undid resolution 1" in channel_texts(await outbox(db))[-1]
+    notice = channel_texts(await outbox(db))[-1]
+    assert "the GM undid the last result" in notice
+    # both orders are back in before anything is said, and the notice says so (names only)
+    assert "Kept: the orders Alice and Bob had given then are back in" in notice
+    assert "Waiting for orders from" not in notice and "3" not in notice.split("(it began")[0]
     status = await service.status(CHANNEL, ALICE.user_id)
     assert status.step_no == 3 and status.pending == []  # all orders are back in
     assert (await service.panel(info.id, 3, 1)).submitted == guess(3)

@@ -163,10 +163,17 @@ async def test_end_and_listings(service: CampaignService, db: Database) -> None:
     assert [c.name for c in await service.list_campaigns(GUILD)] == ["Second"]
     assert await service.campaigns_of_user(ALICE.user_id) == []
     assert await service.next_wakeup() is None  # its deadline is gone
-    with pytest.raises(NotFound):
-        await service.status(CHANNEL, ALICE.user_id)
-    # the channel is free again
+    # the finished campaign stays readable, saying how it ended
+    status = await service.status(CHANNEL, ALICE.user_id)
+    assert (status.name, status.status) == ("Dice Cup", "ended")
+    assert status.end_reason == "The GM ended it: bored" and status.pending == []
+    [done] = await service.list_campaigns(GUILD, finished=True)
+    assert (done.name, done.end_reason) == ("Dice Cup", "The GM ended it: bored")
+    # the channel is free again, and its new campaign is the one read there
     await service.create(GM, GUILD, CHANNEL, "guess", "Rematch")
+    assert (await service.status(CHANNEL, ALICE.user_id)).name == "Rematch"
+    with pytest.raises(NotFound):
+        await service.status(CHANNEL + 99, ALICE.user_id)
 
 
 async def test_a_battle_reports_to_its_parent_when_it_ends(

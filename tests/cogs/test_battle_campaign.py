@@ -50,7 +50,7 @@ async def test_hd29_the_gm_enters_manual_damage_as_a_per_hit_list(world: World) 
     assert not block_a_whole(said(await w.bob.slash(thread, "battle status", ship="2a")))
     # The GM's entry is a resolution like any other: /gm undo takes it back.
     undone = await w.gm.slash(thread, "gm undo")
-    assert undone.ephemeral and "The GM undid resolution" in "\n".join(texts(thread))
+    assert undone.ephemeral and "the GM undid the last result" in "\n".join(texts(thread))
     assert block_a_whole(said(await w.bob.slash(thread, "battle status", ship="2a")))
     # A player's entry may be larger than the panel's 25.
     big = await act_once(w.alice, thread, "battle damage", target="2a", kind="enveloping",
@@ -104,12 +104,12 @@ async def test_hd28_an_ftcamp_battle_brings_in_the_craft_that_name_a_design(
     # Only the parent's GM brings its craft in; a battle id that is not in the list is refused,
     # and neither refusal leaves a thread behind.
     await refused(w.alice, w.chan, "battle start", "Only the GM of **Border War**", name="X",
-                  parent=1, ref="0202/A-3")
+                  parent="1", ref="0202/A-3")
     await refused(w.gm, w.chan, "battle start", "has no battle '0202/B-1'", name="X",
-                  parent=1, ref="0202/B-1")
+                  parent="1", ref="0202/B-1")
     assert w.chan.threads == []
 
-    started = await w.gm.slash(w.chan, "battle start", name="Battle of 0202", parent=1,
+    started = await w.gm.slash(w.chan, "battle start", name="Battle of 0202", parent="1",
                                ref="0202 a-3")
     assert not started.ephemeral
     thread = thread_of(w)
@@ -149,7 +149,7 @@ async def test_hd28_a_free_text_reference_brings_nothing_in(
 ) -> None:
     w = world
     await ftcamp_parent(w, simcord_bot)
-    started = await w.alice.slash(w.chan, "battle start", name="Side show", parent=1,
+    started = await w.alice.slash(w.chan, "battle start", name="Side show", parent="1",
                                   ref="the ambush at dawn")
     assert not started.ephemeral
     thread = thread_of(w)

@@ -112,10 +112,10 @@ async def test_a_battle_for_a_parent_campaign_reports_back(world: World) -> None
     listed = await w.gm.slash(w.other_chan, "campaign list")
     assert "War" in said(listed)
     # The parent's id is the first campaign of this fresh database.
-    started = await w.gm.slash(w.chan, "battle start", name="Vega", parent=1, ref="Sector 4")
+    started = await w.gm.slash(w.chan, "battle start", name="Vega", parent="1", ref="Sector 4")
     assert "for campaign 1 (Sector 4)" in said(started)
     thread = thread_of(w)
-    await refused(w.gm, w.chan, "battle start", "no parent campaign", name="X", parent=99)
+    await refused(w.gm, w.chan, "battle start", "no parent campaign", name="X", parent="99")
     assert [t.id for t in w.chan.threads] == [thread.id]  # the refused start's thread is gone
     ended = await w.gm.slash(thread, "battle end", reason="called off")
     assert ended.ephemeral

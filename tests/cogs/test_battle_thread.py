@@ -152,7 +152,14 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     assert "Vanguard (1a, alice): fighting" in report
     assert "Wolfhound (2a, bob)" in report and "out:" in report
     refused = await w.alice.slash(thread, "battle ready")
-    assert refused.ephemeral and "No battle is running here" in said(refused)
+    assert refused.ephemeral and "This battle is over" in said(refused)
+    # Issue 10: the finished battle stays readable: sheets, ship details, its status.
+    sheet = await w.carol.slash(thread, "battle sheet", ship="2a")
+    assert not sheet.ephemeral and "Ship sheet of 2a" in sheet.response.content
+    assert (await sheet.response.attachments[0].read()).startswith(PNG)
+    assert "Wolfhound" in said(await w.bob.slash(thread, "battle status", ship="2a"))
+    status = said(await w.alice.slash(thread, "campaign status"))
+    assert "finished. The GM ended it: Wolfhound withdraws" in status
     # Nothing of the battle leaked into the parent channel besides the opening line.
     assert len(w.chan.history()) <= 2
 

@@ -42,10 +42,12 @@ async def test_undo_beyond_the_kept_depth_is_refused_with_a_clear_message(
     world: World, db_path: Path
 ) -> None:
     await resolve_three(world)
-    for undone in (3, 2):
+    for _ in range(2):
         result = await world.gm.slash(world.chan, "gm undo")
-        assert result.response.content == "Last resolution undone."
-        assert f"The GM undid resolution {undone}" in texts(world.chan)[-1]
+        # the GM reads what the channel was told
+        assert result.response.content == ("Undone. The channel was told:\n"
+                                           + texts(world.chan)[-1])
+        assert "the GM undid the last result" in texts(world.chan)[-1]
     channel = texts(world.chan)
     refused = await world.gm.slash(world.chan, "gm undo")
     assert refused.ephemeral
@@ -64,9 +66,9 @@ async def test_a_restart_after_pruning_sends_nothing_twice(world: World, db_path
     assert (dm_texts(world.alice), dm_texts(world.bob)) == dms
     # the kept snapshots survived the restart: the newest resolution can still be undone
     result = await world.gm.slash(world.chan, "gm undo")
-    assert result.response.content == "Last resolution undone."
+    assert result.response.content.startswith("Undone. The channel was told:")
     assert texts(world.chan)[:-1] == channel
-    assert "The GM undid resolution 3" in texts(world.chan)[-1]
+    assert "the GM undid the last result" in texts(world.chan)[-1]
 
 
 async def test_campaign_list_defers_and_lists_each_live_campaign(world: World) -> None:

@@ -326,5 +326,27 @@ async def test_a_whole_two_player_campaign_in_discord(
         assert card not in everything, card
     assert "lost 11" not in everything and "bob lost 3" not in everything
     assert not any(custom_ids(m) for m in public(w.chan))  # no panel in the channel
-    status = await alice.slash(w.chan, "orbits hand")
-    assert status.ephemeral  # the campaign is over: refused quietly
+    hand = await alice.slash(w.chan, "orbits hand")
+    assert hand.ephemeral  # her own cards stay hers after the end too
+
+    # Issue 10: the finished campaign stays readable in its channel.
+    status = (await bob.slash(w.chan, "campaign status")).response.content
+    assert status.startswith("**Sol** (orbits): finished. alice wins: reached 10 RP.")
+    assert "won by alice" in status and "O-8" not in status.split("\n")[0]
+    shown = await bob.slash(w.chan, "orbits map")
+    assert not shown.ephemeral
+    assert (await shown.response.attachments[0].read()).startswith(PNG)
+    log = await gm.slash(w.chan, "gm log", limit=5)
+    assert log.ephemeral and "**alice wins**" in log.response.content
+    listed = (await gm.slash(w.chan, "campaign list")).response.content
+    assert "Sol" not in listed and "finished:True" in listed
+    listed = (await gm.slash(w.chan, "campaign list", finished=True)).response.content
+    assert listed == f"**Sol** (orbits) in <#{w.chan.id}>: finished: alice wins: reached 10 RP."
+    # actions are refused; a new campaign may start in the same channel
+    refused = await gm.slash(w.chan, "gm advance")
+    assert refused.ephemeral
+    assert "no running campaign in this channel: **Sol** is over" in refused.response.content
+    created = await gm.slash(w.chan, "campaign create", ruleset="orbits", name="Sol II")
+    assert not created.ephemeral
+    assert "**Sol II** (orbits): setup" in (
+        await bob.slash(w.chan, "campaign status")).response.content

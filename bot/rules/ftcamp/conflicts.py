@@ -289,3 +289,12 @@ def battle_text(state: State, result: HexResult) -> str:
     if result.exposed:
         lines.append(f"Unarmed statics with enemies in their sector: {', '.join(result.exposed)}")
     return "\n".join(lines)
+
+
+def battle_commands(result: HexResult) -> str:
+    """For the GM: the command that opens each battle of a list as an HRFT battle in its own
+    thread (the ids are public already; the command only saves looking them up)."""
+    lines = [f"GM: to fight a battle of hex {result.hex} in its own thread, run this in the "
+             "campaign's channel (for parent, pick this campaign from the list):"]
+    lines += [f"`/battle start parent:<this campaign> ref:{b.id}`" for b in result.battles]
+    return "\n".join(lines)

@@ -440,6 +440,10 @@ class FTCampRuleset:
         state.results.append(result)
         events = [_public(conflicts.battle_text(state, result), "battle_list",
                           data=result.model_dump())]
+        if result.battles:  # the GM alone is shown how to fight each one in Discord
+            events.append(Event(audience=Audience.gm(), kind="battle_commands",
+                                text=conflicts.battle_commands(result),
+                                data={"battles": [b.id for b in result.battles]}))
         state.contested.pop(0)
         return events + self._next_hex(state, dice)
 

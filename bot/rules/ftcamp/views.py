@@ -91,9 +91,12 @@ def view_of(state: State, viewer: int | None) -> dict[str, Any]:
 
 def status_text(state: State, viewer: int | None, waiting: list[int]) -> str:
     lines = [f"{state.name}: round {state.round}, step {state.step}"]
-    if state.run:
-        lines.append(f"Engage phase in hex {state.run.hex}; contested: "
-                     f"{', '.join(state.contested)}")
+    if state.over:
+        lines.append(f"The campaign is over (after round {state.round}).")
+    elif state.run:
+        rest = ", ".join(state.contested)
+        lines.append(f"Engage phase in hex {state.run.hex}"
+                     + (f"; contested: {rest}" if rest else ""))
     if waiting:
         lines.append("Waiting for: " + ", ".join(state.player_name(s) for s in waiting))
     if viewer is not None:
