@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.render import png, style
-from bot.render.style import Canvas, Font, fit, font, line_height, text_width
+from bot.render.style import Canvas, fit, font, line_height, text_width
 
 MAX_WIDTH = 1400
 BASE_SIZES = (26.0, 64.0)  # hex radius range for the map's own size
@@ -22,10 +22,6 @@ GROW_TO = 100.0           # hexes may grow this far so their names fit
 PAD = 5                   # room kept between a label and the hex edge
 READABLE = 12             # hexes grow before names get smaller than this
 PLAIN = -1                # an entry with no marker ("+2 more below")
-
-# kept for other renderers importing the old names
-owner_colour = style.owner_colour
-_font = font
 
 
 @dataclass
@@ -320,6 +316,3 @@ def _draw_legend(canvas: Canvas, items: list[tuple[str, str, int]], rows: list[l
 
 def render(view: dict[str, Any]) -> bytes:
     return png.encode(layout(view).image)
-
-
-__all__ = ["Font", "layout", "owner_colour", "render"]
