@@ -283,7 +283,7 @@ def layout(view: dict[str, Any]) -> Canvas:
         h += _transit_height(view, a["id"], labels)
         bands.append((a["label"], [a], h))
     total_h = header_h + 60 + 4 + sum(h + 40 + SAG for _, _, h in bands) + PAD
-    canvas = Canvas(WIDTH, int(total_h), style.WHITE)
+    canvas = Canvas(WIDTH, int(total_h))
     pen = _Pen(canvas)
     pen.initials = _initials(names)
     pen.unit, pen.ppv = unit, ppv

@@ -117,16 +117,19 @@ class Canvas:
         return box
 
     def title_bar(self, title: str, subtitle: str = "") -> None:
-        """The dark bar across the top: the title left, the subtitle (whose view) right;
-        the title shrinks first, then the subtitle, so both always fit."""
+        """The dark bar across the top: the title left, the subtitle (whose view) right. The
+        subtitle takes at most half the bar; the title shrinks, then wraps, in the rest."""
         self.draw.rectangle((0, 0, self.width, TITLE_H), fill=TITLE_BG)
         room = self.width - 2 * MARGIN
         sub_size, sub_w = BODY_SIZE, 0.0
         if subtitle:
             sub_size = fit_size(subtitle, room // 2, BODY_SIZE)
             sub_w = text_width(subtitle, font(sub_size)) + MARGIN
-        size = fit_size(title, room - sub_w, TITLE_SIZE)
-        self.text((MARGIN, TITLE_H / 2), title, size, TITLE_INK, "lm", "title")
+        lines, size = fit(title, room - sub_w, TITLE_SIZE, max_lines=2)
+        lh = line_height(size)
+        for i, line in enumerate(lines):  # a title too long for one line takes two
+            self.text((MARGIN, TITLE_H / 2 + (i - (len(lines) - 1) / 2) * lh), line, size,
+                      TITLE_INK, "lm", "title")
         if subtitle:
             self.text((self.width - MARGIN, TITLE_H / 2), subtitle, sub_size, TITLE_MUTED,
                       "rm", "title")
