@@ -68,13 +68,13 @@ def test_fit_shrinks_then_wraps_and_never_drops_a_letter() -> None:
 
 
 def test_the_title_bar_shrinks_a_long_title_to_fit_beside_its_subtitle() -> None:
-    canvas = style.Canvas(500, 100)
+    canvas = style.Canvas(420, 100)
     canvas.title_bar("Campaign of the Tau Ceti border, round 12", "Public map")
     title, sub = canvas.labels
     assert title.text == "Campaign of the Tau Ceti border, round 12"
-    assert title.box[2] < sub.box[0] and sub.box[2] <= 500 and title.box[0] >= 0
+    assert title.box[2] < sub.box[0] and sub.box[2] <= 420 and title.box[0] >= 0
     # drawn smaller than the title size, which would not have fitted
-    assert text_width(title.text, font(style.TITLE_SIZE)) > 500 - 2 * style.MARGIN - (
+    assert text_width(title.text, font(style.TITLE_SIZE)) > 420 - 2 * style.MARGIN - (
         sub.box[2] - sub.box[0]) > title.box[2] - title.box[0]
     assert_clean(canvas)
 
