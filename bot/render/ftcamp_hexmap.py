@@ -158,8 +158,8 @@ def _choose(view: dict[str, Any]) -> tuple[float, dict[str, HexPlan]]:
     while not whole and size + 6 <= limit:
         size += 6
         plans, whole = _plan(view, size, READABLE)
-    if not whole:  # as large as allowed: smaller letters before moving names out
-        plans, whole = _plan(view, size)
+    if not whole:  # as large as allowed: a little smaller before moving names out
+        plans, whole = _plan(view, size, style.TINY_SIZE)
     return size, plans
 
 
