@@ -99,7 +99,7 @@ def _panel_lines(view: dict[str, Any], sector: dict[str, Any] | None,
     out: list[tuple[str, str, int, int]] = []
 
     def add(kind: str, text: str, size: int, seat: int = 0, indent: float = 0) -> None:
-        parts, got = fit(text, room - indent, size, 3)
+        parts, got = fit(text, room - indent, size, 3, smallest=11)
         for i, p in enumerate(parts):
             out.append((kind if i == 0 else "more", p, got, seat))
 
@@ -193,12 +193,12 @@ def _draw_wedge_text(canvas: Canvas, name: str, groups: list[dict[str, Any]],
     if how == "markers":  # label, then a row of markers (the list names them)
         lh = line_height(size)
         canvas.text((mx, my - lh), name, size, colour, "mm", "sector")
-        per = max(1, int((outer - inner) * 0.8 // (2 * MARKER_R + 4)))
+        per = max(1, int((outer - inner) * 0.8 // (2 * MARKER_R + 8)))
         for j, g in enumerate(groups):
             row, colm = divmod(j, per)
             n = min(per, len(groups) - row * per)
-            x = mx + (colm - (n - 1) / 2) * (2 * MARKER_R + 4)
-            canvas.marker(x, my + 4 + row * (2 * MARKER_R + 4), MARKER_R, g["owner"],
+            x = mx + (colm - (n - 1) / 2) * (2 * MARKER_R + 8)
+            canvas.marker(x, my + 4 + row * (2 * MARKER_R + 8), MARKER_R, g["owner"],
                           marks.get(g["owner"], "?"))
         return
     f, lh = font(size), line_height(size)

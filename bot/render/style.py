@@ -141,12 +141,14 @@ class Canvas:
             d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
         elif shape == "square":
             d.rectangle((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
+        elif shape == "triangle":  # larger, and a little lower, so its letter fits inside
+            d.regular_polygon((cx, cy + r * 0.2, r * 1.5), 3, fill=colour, outline=INK, width=2)
         else:
-            sides = {"triangle": 3, "diamond": 4, "pentagon": 5, "hexagon": 6}[shape]
+            sides = {"diamond": 4, "pentagon": 5, "hexagon": 6}[shape]
             d.regular_polygon((cx, cy, r * 1.15), sides, rotation=45 if sides == 4 else 0,
                               fill=colour, outline=INK, width=2)
-        size = max(MIN_SIZE - 1, int(r * (1.05 if shape == "triangle" else 1.35)))
-        self.text((cx, cy + (r * 0.2 if shape == "triangle" else 0)), initial, size, INK,
+        size = max(MIN_SIZE - 1, int(r * 1.35))
+        self.text((cx, cy + (r * 0.3 if shape == "triangle" else 0)), initial, size, INK,
                   "mm", "marker")
 
     def hatch(self, points: list[tuple[float, float]], colour: Colour = HATCH,
