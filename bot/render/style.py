@@ -57,7 +57,10 @@ def font(size: int) -> Font:
     return ImageFont.load_default(size=size)
 
 
+@lru_cache(maxsize=16384)
 def text_width(text: str, f: Font) -> float:
+    """Pixel width of ``text`` in ``f`` (cached: fitting measures the same words often, and
+    ``font`` hands out one object per size)."""
     return f.getlength(text)
 
 
