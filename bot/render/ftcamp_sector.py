@@ -58,14 +58,16 @@ def _wedge_plan(groups: list[dict[str, Any]], name: str,
     for size in range(style.SMALL_SIZE, style.MIN_SIZE - 1, -1):
         lh = line_height(size)
         lines: list[tuple[str, int | None]] = [(name, None)]
+        whole = True
         for g in groups:
             for width in (chord, outer - inner):
                 parts, got = fit(g["group"], max(20.0, width - lh - 10), size, 2, size)
-                if got == size and len(parts) <= 2:
+                whole = " ".join(parts) == " ".join(g["group"].split())  # no word broken
+                if got == size and len(parts) <= 2 and whole:
                     break
             lines += [(p, (-g["owner"] if g.get("static") else g["owner"]) if i == 0 else 0)
                       for i, p in enumerate(parts)]
-        if _fits(lines, size, mx, my, box):
+        if whole and _fits(lines, size, mx, my, box):
             return "names", size, lines
     return "markers", style.TINY_SIZE, [(name, None)]
 

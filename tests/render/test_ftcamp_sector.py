@@ -140,3 +140,14 @@ def test_a_long_list_grows_the_picture_instead_of_being_cut() -> None:
     assert_clean(canvas)
     listed = joined(canvas, "group", "more")
     assert all(f"Group {i:02d}" in listed for i in range(60))
+
+
+def test_a_name_is_never_broken_inside_a_word_in_its_segment() -> None:
+    view = _sector_view([_placed("Vanguard", "A-1", 1), _placed("Hunters", "D-3", 2)])
+    view["sector"]["orbits"] = [["A", 6], ["B", 6], ["C", 12], ["D", 12]]
+    canvas = layout(view)
+    assert_clean(canvas)
+    assert "Vanguard" in texts(canvas, "name") + texts(canvas, "group")
+    assert not [t for t in texts(canvas, "name") if t in ("Vangua", "Vang", "rd")]
+    names = texts(canvas, "name")
+    assert all(t in ("Vanguard", "Hunters") for t in names), names
