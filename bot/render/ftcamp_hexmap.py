@@ -82,7 +82,7 @@ def _plan_hex(entries: list[tuple[str, int | None, bool]], size: float,
     for fs in range(_name_size(size), smallest - 1, -1):
         lh = line_height(fs)
         lines: list[Line] = []
-        ok = True
+        ok, settled = True, False
         guess = len(entries)
         for _ in range(3):  # line widths depend on where lines land: settle the count
             lines, ok = [], True
@@ -103,10 +103,11 @@ def _plan_hex(entries: list[tuple[str, int | None, bool]], size: float,
                 first = None if seat == PLAIN else 0 if seat is None else seat
                 for i, part in enumerate(wrapped):
                     lines.append(Line(part, fs, first if i == 0 else None, static))
-            if not ok or len(lines) == guess:
+            settled = len(lines) == guess
+            if not ok or settled:
                 break
             guess = len(lines)
-        if ok and len(lines) * lh <= bottom - top:
+        if ok and settled and len(lines) * lh <= bottom - top:
             return HexPlan(lines)
     return None
 
