@@ -13,6 +13,7 @@ wraps a label to a width, so no renderer has to cut one.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -51,10 +52,16 @@ TITLE_H = 40
 TITLE_SIZE, HEADING_SIZE, BODY_SIZE, SMALL_SIZE, TINY_SIZE, MIN_SIZE = 20, 16, 14, 12, 10, 9
 
 
-@lru_cache(maxsize=64)
+_FONTS = threading.local()
+
+
 def font(size: int) -> Font:
-    """The one font, at ``size`` pixels."""
-    return ImageFont.load_default(size=size)
+    """The one font, at ``size`` pixels. Loaded once per size and per thread: pictures are
+    drawn in worker threads, and FreeType wants a face used by one thread at a time."""
+    fonts: dict[int, Font] = _FONTS.__dict__.setdefault("by_size", {})
+    if size not in fonts:
+        fonts[size] = ImageFont.load_default(size=size)
+    return fonts[size]
 
 
 @lru_cache(maxsize=16384)

@@ -88,3 +88,14 @@ def test_a_title_too_long_for_one_line_wraps_inside_the_bar() -> None:
         "The Great Campaign of the Outer Rim and Beyond, Season Two"
     assert all(lb.box[3] <= style.TITLE_H for lb in titles)
     assert_clean(canvas)
+
+
+def test_pictures_drawn_in_parallel_threads_are_the_same_picture() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    view = _ftcamp()
+    alone = registry.render("ftcamp", "hexmap", view)
+    with ThreadPoolExecutor(max_workers=3) as pool:  # as the outbox draws, off the loop
+        drawn = list(pool.map(lambda _: registry.render("ftcamp", "hexmap", view), range(6)))
+    assert all(d == alone for d in drawn)
+    assert font(12) is font(12)  # one font object per size within a thread
