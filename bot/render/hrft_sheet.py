@@ -3,7 +3,8 @@ the damage marked (``render(view) -> PNG bytes``).
 
 The ship drawn is ``view["ship"]`` when given (one ship's view), else
 ``view["ships"][view["sheet_ship"]]`` (the ship the last fire/damage/repair event was about),
-else the first ship of the view.
+else the first ship of the view. System names are measured and wrapped, never cut;
+``layout(view)`` returns the drawn canvas with every label's box, for tests.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ count (known cards named beneath, O-17; a player's own map also shows their hidd
 and the stance. Groups in transit lie sideways in their destination band with their tokens.
 
 Readable without colour: each player has a shape and an initial as well as a colour
-(Okabe-Ito palette), suits are drawn as shapes, stances are written out."""
+(Okabe-Ito palette, bot.render.style), suits are drawn as shapes, stances are written out.
+Every label is fitted to its column (a stance too wide for a 6-player column goes onto lines
+of its own); ``layout(view)`` returns the drawn canvas with every label's box, for tests."""
 
 from __future__ import annotations
 
