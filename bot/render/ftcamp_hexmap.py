@@ -186,7 +186,7 @@ def _flow(widths: list[float], room: float, gap: float) -> list[list[int]]:
     return rows
 
 
-def layout(view: dict[str, Any]) -> Canvas:
+def layout(view: dict[str, Any], record: bool = True) -> Canvas:
     """The hex map drawn on a Canvas (its ``labels`` are every text's box)."""
     m = view["map"]
     cols, rows = int(m["columns"]), int(m["rows"])
@@ -205,7 +205,7 @@ def layout(view: dict[str, Any]) -> Canvas:
     extra_lines = _overflow_lines(extra, room, marks)
     height = (style.TITLE_H + style.MARGIN + map_h + 8 + len(legend_rows) * (lh + 6)
               + len(extra_lines) * lh + style.MARGIN)
-    canvas = Canvas(width, height)
+    canvas = Canvas(width, height, record=record)
     viewer = view.get("viewer")
     who = "Public map" if viewer is None else f"{names.get(viewer, f'seat {viewer}')}'s map"
     canvas.title_bar(f"{view.get('name') or 'FTCamp'} · round {view.get('round')}", who)
@@ -316,4 +316,4 @@ def _draw_legend(canvas: Canvas, items: list[tuple[str, str, int]], rows: list[l
 
 
 def render(view: dict[str, Any]) -> bytes:
-    return png.encode(layout(view).image)
+    return png.encode(layout(view, record=False).image)

@@ -123,7 +123,7 @@ def _panel_lines(view: dict[str, Any], sector: dict[str, Any] | None,
     return out
 
 
-def layout(view: dict[str, Any]) -> Canvas:
+def layout(view: dict[str, Any], record: bool = True) -> Canvas:
     """The contested hex drawn on a Canvas (its ``labels`` are every text's box)."""
     sector = view.get("sector")
     names = {p["seat"]: p["name"] for p in view.get("players", [])}
@@ -131,7 +131,7 @@ def layout(view: dict[str, Any]) -> Canvas:
     lines = _panel_lines(view, sector, marks)
     panel_h = style.TITLE_H + style.MARGIN + sum(line_height(s) + 2 + (8 if k == "head" else 0)
                                                  for k, _, s, _ in lines)
-    canvas = Canvas(SIZE + PANEL, max(SIZE, int(panel_h) + style.MARGIN))
+    canvas = Canvas(SIZE + PANEL, max(SIZE, int(panel_h) + style.MARGIN), record=record)
     if not sector:
         canvas.title_bar(f"{view.get('name') or 'FTCamp'} · round {view.get('round')}")
         canvas.text((SIZE // 2, SIZE // 2), "No contested hex yet", style.HEADING_SIZE,
@@ -245,4 +245,4 @@ def _draw_panel(canvas: Canvas, lines: list[tuple[str, str, int, int]],
 
 
 def render(view: dict[str, Any]) -> bytes:
-    return png.encode(layout(view).image)
+    return png.encode(layout(view, record=False).image)

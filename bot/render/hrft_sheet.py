@@ -209,12 +209,12 @@ def _draw_center(canvas: Canvas, ship: dict[str, Any],
 
 def render(view: dict[str, Any]) -> bytes:
     """The sheet of one ship (see the module docstring for which) as PNG bytes."""
-    return _png(layout(view))
+    return _png(layout(view, record=False))
 
 
-def layout(view: dict[str, Any]) -> Canvas:
+def layout(view: dict[str, Any], record: bool = True) -> Canvas:
     """The sheet drawn on a Canvas (its ``labels`` are every text's box)."""
-    canvas = Canvas(WIDTH, HEIGHT, BG)
+    canvas = Canvas(WIDTH, HEIGHT, BG, record=record)
     draw = canvas.draw
     ship = _pick_ship(view)
     if ship is None:

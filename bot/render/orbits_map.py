@@ -260,10 +260,10 @@ def _draw_transit(pen: _Pen, x: float, y: float, group: dict[str, Any],
 
 def render(view: dict[str, Any]) -> bytes:
     """PNG bytes of the map as ``view['viewer']`` sees it (None = the public map)."""
-    return png.encode(layout(view).image)
+    return png.encode(layout(view, record=False).image)
 
 
-def layout(view: dict[str, Any]) -> Canvas:
+def layout(view: dict[str, Any], record: bool = True) -> Canvas:
     """The map drawn on a Canvas; its ``labels`` are the box of every text drawn (tests check
     them for overlaps and clipping)."""
     names = {s["number"]: s["name"] for s in view["seats"]}
@@ -285,7 +285,7 @@ def layout(view: dict[str, Any]) -> Canvas:
         h += _transit_height(view, a["id"], labels)
         bands.append((a["label"], [a], h))
     total_h = header_h + 60 + 4 + sum(h + 40 + SAG for _, _, h in bands) + PAD
-    canvas = Canvas(WIDTH, int(total_h))
+    canvas = Canvas(WIDTH, int(total_h), record=record)
     pen = _Pen(canvas)
     pen.initials = _initials(names)
     pen.unit, pen.ppv = unit, ppv

@@ -6,9 +6,10 @@ colour-blind-safe palette and never by colour alone: each owner also has a shape
 owner colour). One font: Pillow's bundled one (``ImageFont.load_default``), so pictures look
 the same on every host without system fonts. See docs/dev/visual-style.md.
 
-``Canvas`` records the box of every text it draws, so tests check a picture's labels (inside
-the canvas, not overlapping) from its layout instead of parsing pixels; ``fit`` shrinks or
-wraps a label to a width, so no renderer has to cut one.
+``Canvas`` records the box of every text it draws (each renderer's ``layout``; ``render``
+skips it for speed), so tests check a picture's labels (inside the canvas, not overlapping)
+from its layout instead of parsing pixels; ``fit`` shrinks or wraps a label to a width, so no
+renderer has to cut one.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ class Canvas:
     width: int
     height: int
     background: Colour = PAPER
+    record: bool = True  # render() skips the boxes (a few ms); layout() keeps them for tests
     labels: list[Label] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -119,12 +121,12 @@ class Canvas:
 
     def text(self, xy: tuple[float, float], text: str, size: int = BODY_SIZE,
              fill: Colour | str = INK, anchor: str = "la", kind: str = "label",
-             f: Font | None = None) -> Box:
+             f: Font | None = None) -> None:
         f = f or font(size)
         self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)
-        box = self.draw.textbbox(xy, text, font=f, anchor=anchor)
-        self.labels.append(Label(text, box, kind))
-        return box
+        if self.record:
+            self.labels.append(Label(text, self.draw.textbbox(xy, text, font=f, anchor=anchor),
+                                     kind))
 
     def title_bar(self, title: str, subtitle: str = "") -> None:
         """The dark bar across the top: the title left, the subtitle (whose view) right. The
