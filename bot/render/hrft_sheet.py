@@ -3,7 +3,8 @@ the damage marked (``render(view) -> PNG bytes``).
 
 The ship drawn is ``view["ship"]`` when given (one ship's view), else
 ``view["ships"][view["sheet_ship"]]`` (the ship the last fire/damage/repair event was about),
-else the first ship of the view.
+else the first ship of the view. System names are measured and wrapped, never cut;
+``layout(view)`` returns the drawn canvas with every label's box, for tests.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import ImageDraw
 
-from bot.render import png
+from bot.render import png, style
+from bot.render.style import Canvas, fit, line_height, text_width
 
 WIDTH, HEIGHT = 1000, 800
 CX, CY = 500, 425
@@ -22,20 +24,22 @@ PANEL_W, PANEL_H = 250, 190
 CENTER_W, CENTER_H = 300, 230
 ARC_ANGLE = {"F": 0, "FS": 60, "AS": 120, "A": 180, "AP": 240, "FP": 300}
 
-BG = (250, 248, 240)
-INK = (30, 30, 40)
-GREY = (120, 120, 130)
-PANEL = (236, 240, 246)
+BG = style.PAPER
+INK = style.INK
+GREY = style.MUTED
+PANEL = style.PANEL
 STRIPPED = (250, 222, 222)
-HIT = (200, 40, 40)
+HIT = style.ALERT
 ARMOUR = (70, 110, 170)
 OK_SYS = (30, 100, 50)
+TEXT_W = PANEL_W - 16  # a system line inside a block
+CENTER_TEXT_W = CENTER_W - 28
 
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Font = style.Font
 
 
 def _font(size: int) -> Font:
-    return ImageFont.load_default(size=size)
+    return style.font(size)
 
 
 def _pick_ship(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -93,16 +97,19 @@ def _system_text(s: dict[str, Any]) -> tuple[str, tuple[int, int, int]]:
     return s["label"], OK_SYS
 
 
-def _draw_block(draw: ImageDraw.ImageDraw, block: dict[str, Any], systems: list[dict[str, Any]],
+def _draw_block(canvas: Canvas, block: dict[str, Any], systems: list[dict[str, Any]],
                 box: tuple[int, int, int, int]) -> None:
+    draw = canvas.draw
     x0, y0, x1, y1 = box
     fill = STRIPPED if block["stripped"] else PANEL
     draw.rounded_rectangle(box, radius=8, fill=fill, outline=INK, width=2)
     title = f"{block['name']}" + ("  STRIPPED" if block["stripped"] else "")
-    draw.text((x0 + 8, y0 + 5), title, fill=HIT if block["stripped"] else INK, font=_font(15))
     left = block["hull"] - block["hull_lost"]
-    draw.text((x1 - 8, y0 + 7), f"hull {left}/{block['hull']}", fill=GREY, font=_font(12),
-              anchor="ra")
+    hull = f"hull {left}/{block['hull']}"
+    canvas.text((x1 - 8, y0 + 7), hull, 12, GREY, "ra")
+    room = PANEL_W - 24 - text_width(hull, _font(12))
+    canvas.text((x0 + 8, y0 + 5), title, style.fit_size(title, room, 15),
+                HIT if block["stripped"] else INK)
     y = y0 + 26
     longest = max([*block["rows"], block["armour"], 1])
     size = max(6, min(16, (PANEL_W - 44) // longest - 2))
@@ -114,12 +121,12 @@ def _draw_block(draw: ImageDraw.ImageDraw, block: dict[str, Any], systems: list[
                          fill=ARMOUR if lost else None)
             if lost:
                 draw.line((bx, y, bx + size, y + size), fill=BG, width=2)
-        draw.text((x0 + 8, y), "A", fill=ARMOUR, font=_font(12))
+        canvas.text((x0 + 8, y), "A", 12, ARMOUR)
         y += size + 4
     damaged = block["hull_lost"]
     index = 0
     for number, length in enumerate(block["rows"], start=1):
-        draw.text((x0 + 8, y), str(number), fill=GREY, font=_font(12))
+        canvas.text((x0 + 8, y), str(number), 12, GREY)
         for i in range(length):
             bx = x0 + 30 + i * (size + 2)
             lost = index < damaged
@@ -131,13 +138,22 @@ def _draw_block(draw: ImageDraw.ImageDraw, block: dict[str, Any], systems: list[
             index += 1
         y += size + 3
     y += 2
-    for s in systems:
-        if y > y1 - 16:
-            draw.text((x0 + 8, y), "...", fill=GREY, font=_font(12))
-            break
-        text, colour = _system_text(s)
-        draw.text((x0 + 8, y), text[:34], fill=colour, font=_font(12))
-        y += 15
+    lines = [(part, size, colour) for text, colour in map(_system_text, systems)
+             for parts, size in [fit(text, TEXT_W, 12, 2, 10)] for part in parts]
+    _lines(canvas, lines, x0 + 8, y, y1 - 4)
+
+
+def _lines(canvas: Canvas, lines: list[tuple[str, int, tuple[int, int, int]]], x: float,
+           y: float, bottom: float) -> None:
+    """Text lines down to ``bottom``; when they do not all fit, the last says how many more
+    (the ship's full list is in the battle's text reports)."""
+    for i, (text, size, colour) in enumerate(lines):
+        lh = line_height(size)
+        if y + lh > bottom or (i + 1 < len(lines) and y + 2 * lh > bottom):
+            canvas.text((x, y), f"+{len(lines) - i} more lines", 11, GREY)
+            return
+        canvas.text((x, y), text, size, colour)
+        y += lh
 
 
 def _grouped(systems: list[dict[str, Any]]) -> list[tuple[str, tuple[int, int, int]]]:
@@ -149,8 +165,9 @@ def _grouped(systems: list[dict[str, Any]]) -> list[tuple[str, tuple[int, int, i
     ok = [f"{t} x{n}" if n > 1 else t for (t, c), n in counts.items() if c == OK_SYS]
     lines: list[tuple[str, tuple[int, int, int]]] = []
     line = ""
+    small = _font(12)
     for t in ok:
-        if line and len(line) + len(t) > 36:
+        if line and text_width(f"{line}, {t}", small) > CENTER_TEXT_W:
             lines.append((line, OK_SYS))
             line = ""
         line = f"{line}, {t}" if line else t
@@ -160,8 +177,9 @@ def _grouped(systems: list[dict[str, Any]]) -> list[tuple[str, tuple[int, int, i
     return lines
 
 
-def _draw_center(draw: ImageDraw.ImageDraw, ship: dict[str, Any],
+def _draw_center(canvas: Canvas, ship: dict[str, Any],
                  all_round: list[dict[str, Any]]) -> None:
+    draw = canvas.draw
     box = (CX - CENTER_W // 2, CY - CENTER_H // 2, CX + CENTER_W // 2, CY + CENTER_H // 2)
     draw.rounded_rectangle(box, radius=14, fill=(255, 255, 255), outline=INK, width=3)
     x, y = box[0] + 10, box[1] + 8
@@ -171,22 +189,16 @@ def _draw_center(draw: ImageDraw.ImageDraw, ship: dict[str, Any],
                      and s["type"] != "dcp"]),
         ("Core", [s for s in ship["systems"] if s["group"] == "core"]),
     ]
-    bottom = box[3] - 36
+    lines: list[tuple[str, int, tuple[int, int, int]]] = []
     for title, systems in sections:
-        if not systems or y > bottom - 14:
-            continue
-        draw.text((x, y), title, fill=GREY, font=_font(12))
-        y += 15
-        for text, colour in _grouped(systems):
-            if y > bottom - 14:
-                draw.text((x + 8, y), "...", fill=GREY, font=_font(12))
-                y += 14
-                break
-            draw.text((x + 8, y), text[:40], fill=colour, font=_font(12))
-            y += 14
-        y += 3
+        if systems:
+            lines.append((title, 12, GREY))
+            lines += [("   " + part, size, colour) for text, colour in _grouped(systems)
+                      for parts, size in [fit(text, CENTER_TEXT_W, 12, 2, 10)]
+                      for part in parts]
+    _lines(canvas, lines, x, y, box[3] - 34)
     dcps = [s for s in ship["systems"] if s["type"] == "dcp"]
-    draw.text((x, box[3] - 30), "DCP", fill=GREY, font=_font(12))
+    canvas.text((x, box[3] - 30), "DCP", 12, GREY)
     for i, s in enumerate(dcps):
         bx = x + 36 + i * 16
         fill = HIT if s["hits"] else (INK if s["inverted"] else (255, 255, 255))
@@ -197,21 +209,27 @@ def _draw_center(draw: ImageDraw.ImageDraw, ship: dict[str, Any],
 
 def render(view: dict[str, Any]) -> bytes:
     """The sheet of one ship (see the module docstring for which) as PNG bytes."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BG)
-    draw = ImageDraw.Draw(image)
+    return _png(layout(view, record=False))
+
+
+def layout(view: dict[str, Any], record: bool = True) -> Canvas:
+    """The sheet drawn on a Canvas (its ``labels`` are every text's box)."""
+    canvas = Canvas(WIDTH, HEIGHT, BG, record=record)
+    draw = canvas.draw
     ship = _pick_ship(view)
     if ship is None:
-        draw.text((WIDTH // 2, HEIGHT // 2), "No ships yet", fill=INK, font=_font(24),
-                  anchor="mm")
-        return _png(image)
+        canvas.title_bar("Ship sheet")
+        canvas.text((WIDTH // 2, HEIGHT // 2), "No ships yet", 24, INK, "mm")
+        return canvas
     status = ship.get("status", "fighting")
-    head = f"{ship['name']}  ({ship.get('uid', '')}, {ship.get('owner', '')})"
-    draw.text((16, 10), head, fill=HIT if status != "fighting" else INK, font=_font(22))
-    info = (f"{ship.get('type_code') or ''} MASS {ship['mass']}  thrust "
-            f"{ship.get('current_thrust', ship['thrust'])}/{ship['thrust']}  hull "
-            f"{ship['hull_left']}/{ship['hull_boxes']}  armour {ship['armour_left']}/"
-            f"{ship['armour_boxes']}  screens {ship.get('screens', 'off')}  {status.upper()}")
-    draw.text((WIDTH - 16, 16), info, fill=GREY, font=_font(13), anchor="ra")
+    head = f"{ship['name']} ({ship.get('uid', '')}, {ship.get('owner', '')})"
+    if status != "fighting":
+        head += f" · {status.upper()}"
+    info = (f"{ship.get('type_code') or ''} MASS {ship['mass']} · thrust "
+            f"{ship.get('current_thrust', ship['thrust'])}/{ship['thrust']} · hull "
+            f"{ship['hull_left']}/{ship['hull_boxes']} · armour {ship['armour_left']}/"
+            f"{ship['armour_boxes']} · screens {ship.get('screens', 'off')}").strip()
+    canvas.title_bar(head, info)
     blocks = ship["blocks"]
     homes: dict[str, list[dict[str, Any]]] = {b["name"]: [] for b in blocks}
     all_round = []
@@ -227,9 +245,9 @@ def render(view: dict[str, Any]) -> bytes:
     for b in blocks:
         cx, cy = _panel_center(_block_angle(b["arcs"]))
         box = (cx - PANEL_W // 2, cy - PANEL_H // 2, cx + PANEL_W // 2, cy + PANEL_H // 2)
-        _draw_block(draw, b, homes[b["name"]], box)
-    _draw_center(draw, ship, all_round)
-    return _png(image)
+        _draw_block(canvas, b, homes[b["name"]], box)
+    _draw_center(canvas, ship, all_round)
+    return canvas
 
 
 def _draw_hull(draw: ImageDraw.ImageDraw, blocks: list[dict[str, Any]]) -> None:
@@ -245,5 +263,5 @@ def _draw_hull(draw: ImageDraw.ImageDraw, blocks: list[dict[str, Any]]) -> None:
                   (CX + 12, CY - CENTER_H // 2)], fill=INK)
 
 
-def _png(image: Image.Image) -> bytes:
-    return png.encode(image)
+def _png(canvas: Canvas) -> bytes:
+    return png.encode(canvas.image)

@@ -7,10 +7,11 @@ import io
 from PIL import Image
 
 from bot.render import registry
-from bot.render.ftcamp_sector import render
+from bot.render.ftcamp_sector import layout, render
 from bot.rules.ftcamp import RULESET
 from bot.rules.ftcamp.hooks import picture_view
 from bot.rules.ftcamp.views import placements, sector_view
+from tests.render.label_checks import assert_clean, joined, texts
 from tests.rules.ftcamp.ftcamp_testkit import (
     HEX,
     SYS,
@@ -85,3 +86,68 @@ def test_ed15_a_spent_decoy_group_keeps_its_owner_in_the_picture() -> None:
     result = next(r for r in state.results if r.hex == SYS)
     result.placed[2].group = "Gone"  # as if C had been a decoy group, spent after the hex
     assert {p["group"]: p["owner"] for p in sector_view(state, SYS)["placements"]}["Gone"] == 2
+
+
+def _sector_view(placements: list[dict], players: list[str] | None = None) -> dict:
+    view = RULESET.view(world(group("A", 1)), None)
+    view["players"] = [{"seat": i, "name": n} for i, n in
+                       enumerate(players or ["Terran Union", "Kravak Horde"], start=1)]
+    view["sector"] = {"hex": SYS, "label": f"{SYS} (Tau Ceti)", "system_sector": "A-2",
+                      "orbits": [["A", 6], ["B", 6], ["C", 12]], "placements": placements}
+    return view
+
+
+def _placed(group_name: str, sector: str, owner: int, static_: bool = False) -> dict:
+    return {"group": group_name, "sector": sector, "owner": owner, "static": static_}
+
+
+def test_long_names_are_whole_in_their_segment_and_in_the_list() -> None:
+    names = ["Barnard Outpost Extended Defence Platform", "Pickets", "Survey Flotilla Seven"]
+    view = _sector_view([_placed(names[0], "B-4", 2, True), _placed(names[1], "B-4", 2),
+                         _placed(names[2], "C-7", 1)])
+    canvas = layout(view)
+    assert_clean(canvas)
+    in_rings = joined(canvas, "name")
+    listed = joined(canvas, "group", "more")
+    for name in names:
+        assert name in in_rings and name in listed
+    assert "B-4: Barnard Outpost Extended Defence Platform, static" in listed
+
+
+def test_owners_in_a_sector_carry_their_initials() -> None:
+    view = _sector_view([_placed("Home Guard", "A-2", 1), _placed("Raiders", "A-2", 2)])
+    marks = texts(layout(view), "marker")
+    # the two players in the list, their two groups in the list and in the segment
+    assert marks.count("T") == 3 and marks.count("K") == 3
+
+
+def test_a_crowded_segment_shows_markers_and_the_list_names_every_group() -> None:
+    crowd = [_placed(f"Squadron of the Line {i}", "A-1", 1 + i % 3) for i in range(7)]
+    view = _sector_view(crowd, ["Terran Union", "Kravak Horde", "Zho Clans"])
+    canvas = layout(view)
+    assert_clean(canvas)
+    assert not any(lb.text.startswith("Squadron") for lb in canvas.labels if lb.kind == "name")
+    assert texts(canvas, "marker").count("Z") == 1 + 2 + 2  # list of players, groups, segment
+    listed = joined(canvas, "group", "more")
+    for i in range(7):
+        assert f"A-1: Squadron of the Line {i}" in listed
+
+
+def test_a_long_list_grows_the_picture_instead_of_being_cut() -> None:
+    many = [_placed(f"Group {i:02d}", f"C-{1 + i % 12}", 1 + i % 2) for i in range(60)]
+    canvas = layout(_sector_view(many))
+    assert canvas.height > 900
+    assert_clean(canvas)
+    listed = joined(canvas, "group", "more")
+    assert all(f"Group {i:02d}" in listed for i in range(60))
+
+
+def test_a_name_is_never_broken_inside_a_word_in_its_segment() -> None:
+    view = _sector_view([_placed("Vanguard", "A-1", 1), _placed("Hunters", "D-3", 2)])
+    view["sector"]["orbits"] = [["A", 6], ["B", 6], ["C", 12], ["D", 12]]
+    canvas = layout(view)
+    assert_clean(canvas)
+    assert "Vanguard" in texts(canvas, "name") + texts(canvas, "group")
+    assert not [t for t in texts(canvas, "name") if t in ("Vangua", "Vang", "rd")]
+    names = texts(canvas, "name")
+    assert all(t in ("Vanguard", "Hunters") for t in names), names

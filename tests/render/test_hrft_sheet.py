@@ -4,14 +4,28 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
-from bot.render import registry
-from bot.render.hrft_sheet import CX, CY, HEIGHT, PANEL_H, PANEL_W, RY, STRIPPED, WIDTH, render
+from bot.render import registry, style
+from bot.render.hrft_sheet import (
+    CX,
+    CY,
+    HEIGHT,
+    PANEL_H,
+    PANEL_W,
+    RY,
+    STRIPPED,
+    WIDTH,
+    layout,
+    render,
+)
 from bot.rules.base import Seat
 from bot.rules.dice import ScriptedDice, SeededDice
 from bot.rules.hrft import RULESET, add_ship, sample_ship
 from bot.rules.hrft.damage import apply_attack
+from bot.rules.hrft.samples import SAMPLE_KEYS
+from tests.render.label_checks import assert_clean
 
 
 def _state():
@@ -65,3 +79,31 @@ def test_sheet_is_registered_for_hrft():
     state = _state()
     data = registry.render("hrft", "sheet", RULESET.view(state, None))
     assert _image(data).size == (WIDTH, HEIGHT)
+
+
+@pytest.mark.parametrize("key", SAMPLE_KEYS)
+def test_every_sample_sheet_has_its_labels_whole_and_apart(key):
+    state = RULESET.start(RULESET.options_model(), [Seat(number=1, name="Alice"),
+                                                    Seat(number=2, name="Bob")],
+                          ScriptedDice([])).state
+    state = add_ship(state, 1, sample_ship(key))
+    uid = next(iter(state.ships))
+    for damage in ([], [("F", 9), ("A", 9), ("FS", 6)]):
+        if damage:
+            state.ships[uid] = apply_attack(state.ships[uid], damage, SeededDice(3)).ship
+        canvas = layout(RULESET.view(state, None))
+        assert_clean(canvas)
+        assert canvas.image.getpixel((2, 2)) == style.TITLE_BG
+
+
+def test_a_long_system_name_is_wrapped_not_cut():
+    state = _state()
+    ship = RULESET.view(state, None)["ships"]["2a"]
+    arc = next(s for s in ship["systems"] if s["group"] == "arc")
+    arc["label"] = "Heavy Particle Lance of the Ancient Kravak Dynasty (F/FS/FP)"
+    core = next(s for s in ship["systems"] if s["group"] == "core")
+    core["label"] = "Experimental Hyperspace Navigation Computer Mark Two"
+    canvas = layout({"ship": ship})
+    assert_clean(canvas)
+    words = " ".join(lb.text.strip() for lb in canvas.labels)
+    assert arc["label"] in words and core["label"] in words
