@@ -181,6 +181,17 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         )
         await reply(interaction, "Battle ended; the report is in the thread.")
 
+    @app_commands.command(description="Your side's surviving ships as a Fleet Manager "
+                                      ".FTFleet file (GM: any side)")
+    @app_commands.describe(side="GM: the number of the side to export (players: their own)")
+    async def export(self, interaction: discord.Interaction,
+                     side: app_commands.Range[int, 1, 6] | None = None) -> None:
+        # ephemeral: the file is the side's own; the service refuses another side to a player
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        filename, data, note = await service_of(interaction).side_file(
+            actor_of(interaction), campaign_channel_id(interaction), side)
+        await reply(interaction, note, files=[discord.File(io.BytesIO(data), filename=filename)])
+
     # ------------------------------------------------------------ ships
 
     @app_commands.command(description="Add a ship: a sample design, or a design/fleet file")

@@ -115,6 +115,14 @@ async def id_in_channel(db: Reader, channel_id: int) -> int | None:
     return int(row[0]) if row else None
 
 
+async def latest_in_channel(db: Reader, channel_id: int) -> int | None:
+    """The newest campaign of a channel, ended or not (a battle's files after its end)."""
+    row = await db.fetchone(
+        "SELECT id FROM campaigns WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
+    )
+    return int(row[0]) if row else None
+
+
 async def save(tx: Tx, row: CampaignRow, now: float, *, state_changed: bool = True) -> None:
     """Writes the mutable columns if nobody else wrote since ``row.version``; bumps it.
     StaleVersion (at the next read or the commit) otherwise.

@@ -106,14 +106,15 @@ def side_fleet(state: BattleState, seat: int, title: str) -> dict[str, Any]:
             "designs": list(designs.values()), "factions": []}
 
 
-def fleet_file(state: BattleState, seat: int, title: str) -> tuple[str, str, str]:
+def fleet_file(state: BattleState, seat: int, title: str,
+               ended: bool = False) -> tuple[str, str, str]:
     """(file name, JSON text, note for the caller) of a side's surviving ships."""
     doc = side_fleet(state, seat, title)
     side = state.seat_name(seat)
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", side).strip("-")[:40] or f"side-{seat}"
     ships = doc["fleet"]["ships"]
     lost = len(state.ships_of(seat)) - len(ships)
+    running = "" if state.finished or ended else " (the battle goes on: damage so far)"
     note = (f"{side}: {len(ships)} surviving ship(s)" + (f", {lost} destroyed" if lost else "")
-            + (" (the battle is still being fought: damage so far)" if not state.finished
-               else "") + ". Import the file in the Fleet Manager to carry on.")
+            + running + ". Import the file in the Fleet Manager to carry on.")
     return f"{stem}.FTFleet", json.dumps(doc, indent=1), note

@@ -165,9 +165,11 @@ class HrftRuleset:
         known = self._state(state).catalog if state is not None else None
         return [ship.name for ship in read_file(filename, data, known).ships]
 
-    def side_file(self, state: Any, seat: int, title: str) -> tuple[str, str, str]:
-        """(file name, text, note) of a side's surviving ships as an .FTFleet (H-D34)."""
-        return fleet_file(self._state(state), seat, title)
+    def side_file(self, state: Any, seat: int, title: str,
+                  ended: bool = False) -> tuple[str, str, str]:
+        """(file name, text, note) of a side's surviving ships as an .FTFleet (H-D34);
+        ``ended``: the campaign is over (the GM may end it before the rules do)."""
+        return fleet_file(self._state(state), seat, title, ended)
 
     def scripted_player(self, seat: int) -> HrftScriptedPlayer:
         return HrftScriptedPlayer(seat)
