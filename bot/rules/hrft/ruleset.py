@@ -207,6 +207,7 @@ class HrftRuleset:
         events: list[Event] = []
         if all(s.number in state.ready for s in state.seats):
             state.turn = 1
+            state.catalog = {}  # H-D34: only setup adds fleets; keep the turns' state small
             self._enter(state, "orders", None, events)
         return Outcome(state=state, events=events)
 

@@ -271,3 +271,14 @@ def test_export_refuses_an_unknown_side_or_one_with_no_survivors() -> None:
     assert name == "Alice.FTFleet" and "3 surviving ship(s), 1 destroyed" in note
     assert "battle goes on" in note and json.loads(text)["kind"] == "FTFleet"
     assert "battle goes on" not in RULESET.side_file(state, 1, "Vega", True)[2]
+
+
+def test_the_catalog_is_dropped_when_setup_ends() -> None:
+    state = battle_with_damage()
+    assert state.catalog
+    for seat in (1, 2):
+        state = RULESET.act(state, seat, {"type": "ready"}, DICE).state
+    assert state.step == "orders" and state.catalog == {}
+    # built-in designs are named by id in the export, so it needs no catalog
+    assert [s["design_id"] for s in side_fleet(state, 1, "Vega")["fleet"]["ships"]][1] == \
+        BUILTIN_A["id"]
