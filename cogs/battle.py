@@ -138,8 +138,10 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         await service_of(interaction).bring_in_linked(actor_of(interaction),
                                                       campaign_channel_id(interaction))
 
-    @app_commands.command(description="GM: upload designs that waiting campaign craft name")
-    @app_commands.describe(file="A Fleet Manager .FTDesign / .FTFleet (JSON) or the bot's TOML")
+    @app_commands.command(description="GM: upload designs that waiting campaign craft name, "
+                                      "or a Fleet Manager catalog for fleet files")
+    @app_commands.describe(file="A Fleet Manager .FTDesign / .FTFleet / catalog (JSON) or the "
+                                "bot's TOML")
     async def design(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         battle = await _battle(interaction)
         require_started(battle)

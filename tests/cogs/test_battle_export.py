@@ -11,7 +11,15 @@ import simcord
 from tests.cogs.simworld import World
 from tests.cogs.test_battle_commands import refused
 from tests.cogs.test_battle_thread import open_battle, said
-from tests.rules.hrft.fm_files import PIKE, dumps, fm_fleet, fm_ship
+from tests.rules.hrft.fm_files import (
+    BUILTIN_A,
+    BUILTIN_B,
+    PIKE,
+    dumps,
+    fm_catalog,
+    fm_fleet,
+    fm_ship,
+)
 
 
 async def exported(member: simcord.MemberActor, thread: simcord.ChannelHandle,
@@ -59,3 +67,21 @@ async def test_battle_export_own_side_for_a_player_any_side_for_the_gm(world: Wo
     assert [s["name"] for s in after["fleet"]["ships"]] == ["Resolute", "Steadfast"]
     result = await w.alice.slash(thread, "battle export")
     assert "battle goes on" not in said(result) and "2 surviving ship(s)" in said(result)
+
+
+async def test_a_fleet_of_built_in_designs_needs_the_gms_catalog(world: World) -> None:
+    w = world
+    thread = await open_battle(w)
+    fleet = fm_fleet([fm_ship("sh1", BUILTIN_A["id"], "Swift"),
+                      fm_ship("sh2", BUILTIN_B["id"], "Bastion")], [])
+    await refused(w.alice, thread, "battle add", "Export the fleet with its designs included",
+                  file=("f.FTFleet", dumps(fleet)))
+    await refused(w.alice, thread, "battle add", "newer Fleet Manager (schema 3)",
+                  file=("f.FTFleet", dumps(fleet | {"schema_version": 3})))
+    done = await w.gm.slash(thread, "battle design",
+                            file=("book.json", dumps(fm_catalog(BUILTIN_A, BUILTIN_B))))
+    assert done.ephemeral, said(done)
+    assert any("2 designs that fleet files may name" in m.content for m in thread.history())
+    added = await w.alice.slash(thread, "battle add", file=("f.FTFleet", dumps(fleet)))
+    assert "Added Swift, Bastion" in said(added), said(added)
+    assert any("adds Swift (1a), Bastion (1b)" in m.content for m in thread.history())
