@@ -282,3 +282,17 @@ def test_the_catalog_is_dropped_when_setup_ends() -> None:
     # built-in designs are named by id in the export, so it needs no catalog
     assert [s["design_id"] for s in side_fleet(state, 1, "Vega")["fleet"]["ships"]][1] == \
         BUILTIN_A["id"]
+
+
+def test_a_hulk_is_exported_as_a_hulk_and_left_out_when_read_back() -> None:
+    state = battle_with_damage()
+    swift = state.ships["1b"]
+    swift.hulk = True
+    for block in swift.blocks.values():
+        block.hull_lost = block.hull
+    doc = side_fleet(state, 1, "Vega")
+    [entry] = [s for s in doc["fleet"]["ships"] if s["name"] == "Swift"]
+    assert entry["status"] == "hulk" and entry["damage"]["hull"] == swift.hull_total
+    result = read_file("after.FTFleet", dumps(doc), state.catalog)
+    assert result.left_out == ["Swift (hulk)"]
+    assert [s.name for s in result.ships] == ["Scarred", "Kestrel"]
