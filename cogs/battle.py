@@ -160,8 +160,10 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         await service_of(interaction).bring_in_linked(actor_of(interaction),
                                                       campaign_channel_id(interaction))
 
-    @app_commands.command(description="GM: upload designs that waiting campaign craft name")
-    @app_commands.describe(file="A Fleet Manager .FTDesign / .FTFleet (JSON) or the bot's TOML")
+    @app_commands.command(description="GM: upload designs that waiting campaign craft name, "
+                                      "or a Fleet Manager catalog for fleet files")
+    @app_commands.describe(file="A Fleet Manager .FTDesign / .FTFleet / catalog (JSON) or the "
+                                "bot's TOML")
     async def design(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         battle = await _battle(interaction)
         require_started(battle)
@@ -202,6 +204,17 @@ class BattleCog(commands.GroupCog, group_name="battle"):
             actor_of(interaction), campaign_channel_id(interaction), clip("\n".join(lines), 1800)
         )
         await reply(interaction, "Battle ended; the report is in the thread.")
+
+    @app_commands.command(description="Your side's surviving ships as a Fleet Manager "
+                                      ".FTFleet file (GM: any side)")
+    @app_commands.describe(side="GM: the number of the side to export (players: their own)")
+    async def export(self, interaction: discord.Interaction,
+                     side: app_commands.Range[int, 1, 6] | None = None) -> None:
+        # ephemeral: the file is the side's own; the service refuses another side to a player
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        filename, data, note = await service_of(interaction).side_file(
+            actor_of(interaction), campaign_channel_id(interaction), side)
+        await reply(interaction, note, files=[discord.File(io.BytesIO(data), filename=filename)])
 
     # ------------------------------------------------------------ ships
 

@@ -15,6 +15,10 @@ MAX_ENTRIES = 128  # HRFT orders: 12 ships x 6 fields, plus type and note
 MAX_KEY = 100  # a field name (custom ids are 100 characters at most)
 MAX_TYPE = 64
 MAX_TEXT = 1000  # the longest free text an action carries is a 300-character note
+# An uploaded file's text (HRFT add_file/add_design "content"; a Fleet Manager fleet is several
+# kB): as long as an upload may be (safe_load.MAX_BYTES), read by safe_load in the rules.
+FILE_FIELD = "content"
+MAX_FILE_TEXT = 200_000
 MAX_LIST = 100
 MAX_DRAFT_VALUE = 100  # a Select option value is at most 100 characters
 MAX_INT = 10**9
@@ -80,8 +84,9 @@ def _check_scalar(key: str, value: object) -> None:
             raise InvalidInput(f"The field '{key}': numbers go from {-MAX_INT} to {MAX_INT}.")
         return
     if isinstance(value, str):
-        if len(value) > MAX_TEXT:
-            raise InvalidInput(f"The field '{key}' holds at most {MAX_TEXT} characters.")
+        limit = MAX_FILE_TEXT if key == FILE_FIELD else MAX_TEXT
+        if len(value) > limit:
+            raise InvalidInput(f"The field '{key}' holds at most {limit} characters.")
         return
     raise InvalidInput(
         f"The field '{key}' must be a text, a whole number, yes/no, or a list of those; "

@@ -16,7 +16,7 @@ from bot.campaign import pictures
 from bot.campaign.core import Ctx, Effects, campaign_info
 from bot.campaign.models import Actor, SeatView, ViewPicture
 from bot.campaign.steps import StepEngine
-from bot.errors import InvalidInput, InvalidState, NotFound
+from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.render import registry as render_registry
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome
 from storage.db import Tx
@@ -154,6 +154,35 @@ class Reads(StepEngine):
         filename, text, note = hook(ctx.state, dict(ctx.row.options), seats)
         return filename, text.encode("utf-8"), note
 
+    async def side_file(self, actor: Actor, channel_id: int,
+                        side: int | None = None) -> tuple[str, bytes, str]:
+        """(file name, bytes, note) of one side's ships as the rule set writes them (HRFT: an
+        .FTFleet of the survivors), also after the battle has ended. A player gets their own
+        side only; the GM any side (``side``, default their own seat)."""
+        ctx = await self._load(self.db, await self._id_to_read(channel_id))
+        hook = getattr(ctx.ruleset, "side_file", None)
+        if hook is None:
+            raise InvalidState(f"{ctx.ruleset.title} has no side file to export.")
+        if ctx.state is None:
+            raise InvalidState("The battle has not begun: there are no ships to export yet.")
+        mine = ctx.seat_of(actor.user_id)
+        own = mine.seat if mine is not None else None
+        if side is None and own is None:
+            if ctx.is_gm(actor):
+                sides = ", ".join(f"{p.seat} ({p.name})" for p in ctx.players if p.active)
+                raise InvalidInput(f"Name the side to export (side: its number). Sides: "
+                                   f"{sides or 'none'}.")
+            raise PermissionDenied("You hold no seat in this battle: there is no side of "
+                                   "yours to export.")
+        if side is not None and side != own and not ctx.is_gm(actor):
+            raise PermissionDenied(f"You may export only your own side (side {own})."
+                                   if own is not None else "You hold no seat in this battle.")
+        chosen = side if side is not None else own
+        assert chosen is not None
+        filename, text, note = await asyncio.to_thread(hook, ctx.state, chosen, ctx.row.name,
+                                                       ctx.row.status == "ended")
+        return filename, text.encode("utf-8"), note
+
     async def upload(self, actor: Actor, channel_id: int, action_type: str, filename: str,
                      data: bytes) -> list[str]:
         """An uploaded file as an action of that type (HRFT ``add_file`` for the user's seat,
@@ -164,7 +193,7 @@ class Reads(StepEngine):
         hook = getattr(ctx.ruleset, "upload_names", None)
         if hook is None:
             raise InvalidState(f"{ctx.ruleset.title} takes no uploads.")
-        names = await asyncio.to_thread(hook, filename, data)
+        names = await asyncio.to_thread(hook, filename, data, ctx.state, action_type)
         action = {"type": action_type, "filename": filename, "content": text_of(filename, data)}
         if view.gm_spec(action_type) is not None:
             await self.gm_act(actor, channel_id, action)  # type: ignore[attr-defined]

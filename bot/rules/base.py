@@ -180,7 +180,8 @@ class Ruleset(Protocol):
     # ``picture_view(state, viewer, name, focus) -> (view, title)``, ``texts(state, name)``,
     # ``gm_edit(state, edit, args) -> (state, summary)``, ``load_file(filename, text) ->
     # (option changes, summary, seats)``, ``export_file(state, options, seats) -> (filename,
-    # text, note)``, ``upload_names(filename, data) -> list[str]``.
+    # text, note)``, ``upload_names(filename, data, state, action_type) -> list[str]``,
+    # ``side_file(state, seat, title, ended) -> (filename, text, note)``.
 
 
 @runtime_checkable

@@ -65,7 +65,8 @@ def bad_actions() -> st.SearchStrategy[Any]:
     )
     bad_extra = st.builds(lambda key, value, n: {"type": "guess", "number": n, key: value},
                           st.text(min_size=1, max_size=8).filter(lambda k: k not in (
-                              "type", "number")), defect, st.sampled_from(NUMBERS))
+                              "type", "number", "content")),  # content: a file's text
+                          defect, st.sampled_from(NUMBERS))
     bad_key = st.builds(lambda key, n: {"type": "guess", "number": n, key: "x"},
                         st.integers() | st.none() | st.text(min_size=101, max_size=102)
                         | st.just(""), st.sampled_from(NUMBERS))
@@ -209,3 +210,17 @@ async def test_a_campaign_id_beyond_64_bits_is_refused_not_overflowed(
     ):
         with pytest.raises(InvalidInput, match="whole number from 0 to"):
             await call
+
+
+def test_an_uploaded_files_text_may_be_as_long_as_an_upload() -> None:
+    """A Fleet Manager fleet is several kB: the file's 'content' field may hold an upload
+    (safe_load.MAX_BYTES); every other text keeps the short limit."""
+    from bot.campaign.inputs import MAX_FILE_TEXT, check_action
+    from bot.rules.safe_load import MAX_BYTES
+
+    assert MAX_FILE_TEXT == MAX_BYTES
+    check_action({"type": "add_file", "filename": "f.FTFleet", "content": "x" * MAX_BYTES})
+    with pytest.raises(InvalidInput, match="'content' holds at most 200000 characters"):
+        check_action({"type": "add_file", "content": "x" * (MAX_BYTES + 1)})
+    with pytest.raises(InvalidInput, match="'filename' holds at most 1000 characters"):
+        check_action({"type": "add_file", "filename": "x" * 1001, "content": "{}"})

@@ -13,6 +13,7 @@ from bot.errors import InvalidInput
 from bot.rules import safe_load
 from bot.rules.hrft import model as limits
 from bot.rules.hrft.arcs import ALL_ARCS, ARCS
+from bot.rules.hrft.carried import OUT_STATUSES, STATUSES, apply_carried
 from bot.rules.hrft.model import Block, Ship, System
 from bot.rules.hrft.systems import build_systems
 
@@ -213,12 +214,24 @@ def convert_design(design: dict[str, Any]) -> Ship:
     )
 
 
+def is_builtin(design_id: str) -> bool:
+    """A Fleet Manager catalog id (``fb:fb1:nac-furious``); user designs have 12-hex ids."""
+    return ":" in design_id
+
+
 def convert_fleet(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | None = None,
                   ) -> list[Ship]:
-    """The ships of an ``.FTFleet`` object, each named after the fleet ship.
+    """The ships of a fleet object that can fight (see ``fleet_ships``)."""
+    return fleet_ships(fleet, catalog)[0]
 
-    Designs are looked up in the file's own ``designs`` list, then in ``catalog`` (id ->
-    design). Ships with carried-over damage or that are hulks/destroyed are refused (H-D11)."""
+
+def fleet_ships(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | None = None,
+                ) -> tuple[list[Ship], list[str]]:
+    """(ships, left out) of a fleet object: each ship named after the fleet ship, with its
+    recorded damage (H-D34); hulks and destroyed ships are left out ("Name (hulk)").
+
+    Designs are looked up in the fleet's ``designs`` list, then in ``catalog`` (id ->
+    design, a catalog the GM uploaded). Every design no source holds is named in one refusal."""
     if not isinstance(fleet, dict) or not isinstance(fleet.get("ships"), list):
         raise InvalidInput("A fleet must be a JSON object with a 'ships' list (.FTFleet).")
     carried = fleet.get("designs", []) or []
@@ -232,33 +245,51 @@ def convert_fleet(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | No
     for d in carried:
         if isinstance(d, dict) and isinstance(d.get("id"), str):
             designs[d["id"]] = d
-    ships = []
+    entries: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    missing: dict[str, list[str]] = {}
     for i, entry in enumerate(fleet["ships"], start=1):
         if not isinstance(entry, dict):
             raise InvalidInput(f"Fleet ship {i} must be an object with a 'design_id'.")
-        label = str(entry.get("name") or entry.get("uid") or "?")[: limits.MAX_NAME]
-        design_id = entry.get("design_id", "")
-        design = designs.get(design_id) if isinstance(design_id, str) else None
-        if design is None:
-            raise InvalidInput(
-                f"Fleet ship '{label}': design {_shown(design_id)} is not in the file. "
-                "Export the fleet with its designs, or import the .FTDesign first.")
-        status = entry.get("status", "ready")
-        if status in ("hulk", "destroyed"):
-            raise InvalidInput(f"Fleet ship '{label}' is {status}; it cannot fight.")
-        damage = entry.get("damage") or {}
-        if not isinstance(damage, dict) or any(
-                damage.get(k) for k in ("hull", "armour", "systems_out", "drive_hits")):
-            raise InvalidInput(
-                f"Fleet ship '{label}' carries damage from an earlier game; HRFT cannot place "
-                "old damage in hull blocks (H-D11). Repair it in the Fleet Manager first.")
-        ship = convert_design(design)
         own = entry.get("name")
         if own is not None and (not isinstance(own, str) or len(own) > limits.MAX_NAME):
             raise InvalidInput(f"Fleet ship {i}: 'name' must be a text of at most "
                                f"{limits.MAX_NAME} characters.")
-        ships.append(ship.model_copy(update={"name": (own or "").strip() or ship.name}))
-    return ships
+        label = str(own or entry.get("uid") or f"ship {i}")[: limits.MAX_NAME]
+        design_id = entry.get("design_id", "")
+        if not isinstance(design_id, str) or not design_id or len(design_id) > limits.MAX_NAME:
+            raise InvalidInput(f"Fleet ship '{label}': 'design_id' must name its design "
+                               f"(a text of at most {limits.MAX_NAME} characters).")
+        status = entry.get("status", "ready")
+        if status not in STATUSES:
+            raise InvalidInput(f"Fleet ship '{label}': status must be one of "
+                               f"{', '.join(STATUSES)}, not {_shown(status)}.")
+        design = designs.get(design_id)
+        if design is None:
+            missing.setdefault(design_id, []).append(label)
+            continue
+        entries.append((label, entry, design))
+    if missing:
+        builtin = [d for d in missing if is_builtin(d)]
+        named = "; ".join(f"{d} ({', '.join(missing[d][:3])})" for d in list(missing)[:6])
+        why = (f"names designs that are not in the file: {named}. Export the fleet with its "
+               "designs included")
+        if builtin:
+            why += (" (built-in Fleet Manager designs are left out unless you do), or ask the "
+                    "GM to upload the catalog that holds them with /battle design")
+        raise InvalidInput(f"The fleet {why}.")
+    ships: list[Ship] = []
+    left_out: list[str] = []
+    for label, entry, design in entries:
+        status = entry.get("status", "ready")
+        if status in OUT_STATUSES:
+            left_out.append(f"{label} ({status})")
+            continue
+        ship = convert_design(design)
+        ship = ship.model_copy(update={"name": (entry.get("name") or "").strip() or ship.name})
+        spaces = {str(s.get("uid")) for s in design.get("systems", [])
+                  if isinstance(s, dict) and s.get("type") == "hold"}
+        ships.append(apply_carried(ship, entry, str(entry["design_id"]), spaces))
+    return ships, left_out
 
 
 def design_from_toml(text: str | bytes) -> dict[str, Any]:

@@ -16,7 +16,8 @@ from pydantic import ValidationError
 from bot.errors import InvalidInput, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, InputField
 from bot.rules.hrft import combat
-from bot.rules.hrft.imports import ships_from_file
+from bot.rules.hrft.convert import convert_design
+from bot.rules.hrft.imports import MAX_CATALOG, catalog_from_file, ships_from_file
 from bot.rules.hrft.model import Ship
 from bot.rules.hrft.requests import damage_spec
 from bot.rules.hrft.samples import SAMPLE_KEYS, sample_ship
@@ -123,7 +124,11 @@ def bring_in(state: BattleState, entries: list[RosterCraft]) -> tuple[BattleStat
 
 def add_design(state: BattleState, filename: str, content: str) -> tuple[BattleState,
                                                                          list[Event]]:
-    """The GM uploads designs: every waiting craft that names one of them joins (H-D28)."""
+    """The GM uploads designs: every waiting craft that names one of them joins (H-D28). A
+    Fleet Manager catalog is also kept as a design source for fleets (H-D34)."""
+    catalog = catalog_from_file(filename, content)
+    if catalog is not None:
+        return add_catalog(state, filename, catalog)
     ships = ships_from_file(filename, content)
     found = {n.lower(): s for s in ships for n in (s.name, s.class_name) if n}
     seats = {s.number for s in state.seats}
@@ -147,6 +152,41 @@ def add_design(state: BattleState, filename: str, content: str) -> tuple[BattleS
             waiting.append(entry.model_copy(update={"why": line}))
     state.roster = waiting
     return state, [_event(state, f"The GM uploads {filename}", added, waiting)]
+
+
+def add_catalog(state: BattleState, filename: str,
+                catalog: dict[str, dict[str, Any]]) -> tuple[BattleState, list[Event]]:
+    """H-D34: the catalog's designs join the battle's design source (at most MAX_CATALOG in
+    all); waiting craft naming one of them (by name or id) join."""
+    merged = {**state.catalog, **catalog}
+    if len(merged) > MAX_CATALOG:
+        raise RulesError(f"The battle would hold {len(merged)} catalog designs; at most "
+                         f"{MAX_CATALOG} are kept. Upload only the catalog the fleets use.")
+    state.catalog = merged
+    seats = {s.number for s in state.seats}
+    by_key: dict[str, dict[str, Any]] = {}
+    for key, design in catalog.items():
+        by_key[key.lower()] = design
+        by_key.setdefault(str(design.get("name", "")).lower(), design)
+    added: list[str] = []
+    waiting: list[RosterCraft] = []
+    for entry in state.roster:
+        design = by_key.get((entry.design or "").lower()) if entry.seat in seats else None
+        if design is None:
+            waiting.append(entry)
+            continue
+        state, line, ok = _place(state, entry, convert_design(design))
+        if ok:
+            added.append(line)
+        else:
+            waiting.append(entry.model_copy(update={"why": line}))
+    state.roster = waiting
+    head = (f"The GM uploads the catalog {filename[:100]}: {len(catalog)} designs that fleet "
+            f"files may name (the battle knows {len(merged)})")
+    event = _event(state, head, added, waiting) if added or waiting else Event(
+        audience=Audience.public(), kind="bring-in", text=f"**{head}**.",
+        data={"added": [], "waiting": []})
+    return state, [event]
 
 
 def _event(state: BattleState, head: str, added: list[str],

@@ -134,6 +134,19 @@ class BlockMap(dict[str, Block]):
         return dict.__contains__(self, key) or self._find(key) is not None
 
 
+class FleetOrigin(BaseModel):
+    """Where a ship of a Fleet Manager fleet came from, kept so ``/battle export`` writes it
+    back under the same ids, with the campaign damage HRFT does not track (H-D34)."""
+
+    design_id: str = ""
+    ship_uid: str = ""
+    table_id: str = ""
+    squadron: str = ""
+    fighters_lost: dict[str, int] = Field(default_factory=dict)
+    salvos_spent: dict[str, int] = Field(default_factory=dict)
+    one_shot_used: list[str] = Field(default_factory=list)
+
+
 class Ship(BaseModel):
     """A converted ship (H-2, H-3, H-10, H-17) and its damage."""
 
@@ -155,6 +168,7 @@ class Ship(BaseModel):
     seat: int = 0
     destroyed: bool = False
     hulk: bool = False
+    origin: FleetOrigin | None = None  # a Fleet Manager fleet ship (H-D34)
 
     @model_validator(mode="after")
     def _lookup_blocks(self) -> Ship:

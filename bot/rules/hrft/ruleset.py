@@ -15,7 +15,8 @@ from bot.errors import InvalidState, NotFound, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, Outcome, Request, Seat
 from bot.rules.hrft import combat, gm, maneuvers, orders, requests
 from bot.rules.hrft import view as views
-from bot.rules.hrft.imports import ships_from_file
+from bot.rules.hrft.export import fleet_file
+from bot.rules.hrft.imports import Imported, catalog_from_file, read_file
 from bot.rules.hrft.samples import sample_ship
 from bot.rules.hrft.scripted import HrftScriptedPlayer
 from bot.rules.hrft.sequence import HrftOptions, next_step, step_def
@@ -152,9 +153,23 @@ class HrftRuleset:
         view["sheet_ship"] = focus
         return view, f"Ship sheet of {focus}"
 
-    def upload_names(self, filename: str, data: bytes) -> list[str]:
-        """The ships a design or fleet file holds; InvalidInput says what is wrong."""
-        return [ship.name for ship in ships_from_file(filename, data)]
+    def upload_names(self, filename: str, data: bytes, state: Any = None,
+                     action: str = "add_file") -> list[str]:
+        """The ships a design or fleet file holds (fleets may name designs of the battle's
+        uploaded catalogs), or for the GM's ``add_design`` the designs of a catalog;
+        InvalidInput says what is wrong."""
+        if action == "add_design":
+            catalog = catalog_from_file(filename, data)
+            if catalog is not None:
+                return [str(d.get("name", key)) for key, d in catalog.items()]
+        known = self._state(state).catalog if state is not None else None
+        return [ship.name for ship in read_file(filename, data, known).ships]
+
+    def side_file(self, state: Any, seat: int, title: str,
+                  ended: bool = False) -> tuple[str, str, str]:
+        """(file name, text, note) of a side's surviving ships as an .FTFleet (H-D34);
+        ``ended``: the campaign is over (the GM may end it before the rules do)."""
+        return fleet_file(self._state(state), seat, title, ended)
 
     def scripted_player(self, seat: int) -> HrftScriptedPlayer:
         return HrftScriptedPlayer(seat)
@@ -167,16 +182,22 @@ class HrftRuleset:
     def _setup_act(self, state: BattleState, seat: int, kind: str,
                    action: dict[str, Any]) -> Outcome:
         if kind in ("add_sample", "add_file"):
-            ships = ([sample_ship(str(action.get("sample", "")))] if kind == "add_sample" else
-                     ships_from_file(str(action.get("filename", "")),
-                                     str(action.get("content", ""))))
+            read = (Imported([sample_ship(str(action.get("sample", "")))])
+                    if kind == "add_sample" else
+                    read_file(str(action.get("filename", "")), str(action.get("content", "")),
+                              state.catalog))
             before = len(state.ships_of(seat))
-            for ship in ships:  # act() copied the state already
+            for ship in read.ships:  # act() copied the state already
                 state = add_ship(state, seat, ship, copy=False)
+                added = state.ships_of(seat)[-1]
+                if added.origin and added.origin.one_shot_used:  # H-D34: spent before
+                    state.spent[added.uid] = list(added.origin.one_shot_used)
             names = ", ".join(f"{s.name} ({s.uid})" for s in state.ships_of(seat)[before:])
+            text = f"{state.seat_name(seat)} adds {names}."
+            if read.left_out:
+                text += f" Left out (they cannot fight): {', '.join(read.left_out)}."
             return Outcome(state=state, events=[Event(
-                audience=Audience.public(), kind="ship-added",
-                text=f"{state.seat_name(seat)} adds {names}.")])
+                audience=Audience.public(), kind="ship-added", text=text)])
         if kind != "ready":
             raise RulesError("During setup: add ships (upload or add_sample), then ready.")
         if not state.ships_of(seat):
@@ -186,6 +207,7 @@ class HrftRuleset:
         events: list[Event] = []
         if all(s.number in state.ready for s in state.seats):
             state.turn = 1
+            state.catalog = {}  # H-D34: only setup adds fleets; keep the turns' state small
             self._enter(state, "orders", None, events)
         return Outcome(state=state, events=events)
 

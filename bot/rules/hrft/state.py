@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -82,6 +83,8 @@ class BattleState(BaseModel):
     finished: bool = False
     linked: bool = False  # the parent battle's craft were brought in (H-D28)
     roster: list[RosterCraft] = Field(default_factory=list)  # craft still waiting
+    # H-D34: designs of a Fleet Manager catalog the GM uploaded, by id, for fleets naming them
+    catalog: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     def seat_name(self, seat: int) -> str:
         if seat == 0:

@@ -164,7 +164,7 @@ def test_h17_bad_toml_refused():
         convert_toml("name = ")
 
 
-def test_h17_fleet_file_uses_carried_designs_and_refuses_missing_or_damaged_ones():
+def test_h17_fleet_file_uses_carried_designs_refuses_missing_ones_and_carries_damage():
     d = escort()
     fleet = {"ships": [{"uid": "sh1", "design_id": d["id"], "name": "Kestrel",
                         "damage": {"hull": 0, "systems_out": []}}], "designs": [d]}
@@ -172,9 +172,9 @@ def test_h17_fleet_file_uses_carried_designs_and_refuses_missing_or_damaged_ones
     assert ship.name == "Kestrel"
     with pytest.raises(InvalidInput, match="not in the file"):
         convert_fleet({"ships": [{"design_id": "fb:fb1:nope", "name": "X"}]})
-    fleet["ships"][0]["damage"] = {"hull": 2}
-    with pytest.raises(InvalidInput, match="H-D11"):
-        convert_fleet(fleet)
+    fleet["ships"][0]["damage"] = {"hull": 2}  # H-D34 (was refused by H-D11)
+    [ship] = convert_fleet(fleet)
+    assert ship.hull_left == 3 * 12 - 6
 
 
 @settings(max_examples=60, deadline=None)
