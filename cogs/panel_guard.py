@@ -34,8 +34,9 @@ log = logging.getLogger(__name__)
 STALE = "This panel is for a step that is over; use /orders to get your current panel."
 UNREADABLE = "I can't read this panel; use /orders to get your current panel."
 APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
-BUTTON_VERBS = ("open", "back", "page", "sub")
+BUTTON_VERBS = ("open", "back", "page", "sub", "num")
 SELECT_VERBS = ("sel",)
+MODAL_VERBS = ("set",)  # a typed number (cogs.panel_modal); admitted like any component
 MAX_ID = 2**63 - 1  # what SQLite stores; a larger number names no campaign
 _ID = re.compile(
     r"adm:([0-9]{1,19}):([0-9]{1,19}):([0-9]{1,19}):([a-z]{1,8})"
