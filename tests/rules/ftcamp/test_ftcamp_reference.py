@@ -17,8 +17,8 @@ from bot.rules.base import Request
 from bot.rules.ftcamp.model import State
 
 REFERENCE = {
-    (30, 2): "1f13dc97e95894356f5d632bed939f3062f1d9614f6507733b3a1fc9391478d6",
-    (200, 1): "af387e100f98e56410c97ff55be549a52ccaf24d8e379f0382c68fb8f2ee4eca",
+    (30, 2): "50a454da1b5f2935cbe808ee6c61e7a81af05be500dc4b06c7471eebcb9b3b27",
+    (200, 1): "b96083c9ca6cc0d5ac13d7e31410446c204172b478bb879cccb65495948b1be4",
 }
 
 
