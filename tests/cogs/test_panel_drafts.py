@@ -252,3 +252,20 @@ async def test_gm_advance_takes_the_legal_draft_too(world: World) -> None:
     result = await world.gm.slash(world.chan, "gm advance")
     assert "alice: g1 hold, g2 hold, g3 move" in reveal(world), result.response.content
     assert custom_ids(last_panel(world.alice))  # her old panel message is still there
+
+
+async def test_the_number_button_and_its_modal_work_after_a_restart(
+    world: World, db_path: Path
+) -> None:
+    """The Modal is answered from its custom id alone (no Modal object is kept in memory)."""
+    from tests.cogs.conftest import new_bot
+
+    await start_drill(world)
+    panel = await next_page(world.alice, await open_orders(world.alice))
+    shown = await world.alice.user.click(panel, custom_id=number_button(panel)["custom_id"])
+    await world.env.restart_bot(new_bot(db_path))
+    result = await world.alice.user.submit_modal(shown, {"number": "33"})  # opened before
+    assert not result.ephemeral
+    assert number_button(fresh(world.alice, panel))["label"] == "Losses taken: 33"
+    result = await type_number(world.alice, fresh(world.alice, panel), "34")  # opened after
+    assert number_button(fresh(world.alice, panel))["label"] == "Losses taken: 34"
