@@ -4,7 +4,8 @@ when it makes a legal action.
 The draft action is judged with the checks a Submit goes through (``validate_action``, the
 number ranges, and for sealed input the rule set's ``check``); a turn action, which the rules
 only judge by applying it, is tried on a copy of the state with dice of its own. A draft that
-fails any of them is dropped for the default. A request without a default stays without one:
+fails any of them is dropped for the default, and so is a destructive one (concede), which
+is only ever taken through its confirmation. A request without a default stays without one:
 the rules chose to wait (the GM, or the player) there, and a draft is not a report.
 """
 

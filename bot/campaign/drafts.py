@@ -126,14 +126,23 @@ def check_numbers(request: Request, action: dict[str, Any]) -> None:
 
 def drafted_actions(request: Request, draft: dict[str, Any]) -> list[dict[str, Any]]:
     """The actions the player's last-touched kind of action makes with its defaults (one per
-    spec of that type that has every required choice); none when nothing was drafted."""
+    spec of that type that has every required choice), the spec that the drafted values fit
+    best first (Orbits offers one 'depart' per origin); none when nothing was drafted. A
+    destructive action (concede) is never taken from a draft: it needs its confirmation."""
     if not isinstance(draft, dict) or not draft:
         return []
     latest = list(draft)[-1]
+    drafted = draft.get(latest)
+    if not isinstance(drafted, dict):
+        return []
+    specs = [s for s in request.actions if s.type == latest and not s.destructive]
+
+    def fit(spec: ActionSpec) -> int:
+        return sum(1 for f in spec.fields
+                   if f.name in drafted and _legal(f, list(drafted[f.name] or [])))
+
     out = []
-    for spec in request.actions:
-        if spec.type != latest:
-            continue
+    for spec in sorted(specs, key=fit, reverse=True):
         try:
             out.append(build_action(request, spec, draft))
         except InvalidInput:
