@@ -1,5 +1,6 @@
-"""An FTCamp ally with no ship to order in a hex is not held up by a menu that can do nothing
-(issue 10, item 9; E-D34): its engage panel is the one-click "nothing to do"."""
+"""FTCamp panels (issue 10, item 9): an ally with no ship to order in a hex is not held up by
+a menu that can do nothing (E-D34): its engage panel is the one-click "nothing to do"; and a
+fleet-order panel keeps every group's default when one group's order changes."""
 
 from __future__ import annotations
 
@@ -59,3 +60,29 @@ async def test_ed34_an_ally_with_only_a_base_in_the_hex_has_nothing_to_answer(
     await give(w.alice, ("Vanguard: engage order", "SF"))
     await give(w.bob, ("Raiders: engage order", "SF"))
     assert "Engage orders revealed, hex 0202" in channel_text(w)
+
+
+async def test_changing_one_groups_order_keeps_the_others_default(world: World) -> None:
+    """Before: Bob changed Far Patrol's order and Submit said "Choose Raiders (0202) first"."""
+    from tests.cogs.ftcamp_support import TWO_PLAYERS, choose
+
+    w = world
+    await open_with(w, TWO_PLAYERS, ("alice", "bob"))
+    panel = last_dm(w.bob)
+    far = next(c for row in panel.components for c in row.children
+               if getattr(c, "placeholder", "") == "Far Patrol (0404)")
+    move = next(o.value for o in far.options if o.value != "hold")
+    raiders = next(c for row in panel.components for c in row.children
+                   if getattr(c, "placeholder", "") == "Raiders (0202)")
+    assert [o.value for o in raiders.options if o.default] == ["hold"]
+    await choose(w.bob, "Far Patrol (0404)", move)
+    panel = last_dm(w.bob)
+    raiders = next(c for row in panel.components for c in row.children
+                   if getattr(c, "placeholder", "") == "Raiders (0202)")
+    assert [o.value for o in raiders.options if o.default] == ["hold"]  # still shown
+    result = await submit(w.bob)
+    assert not any("first" in f.content for f in result.followups), result.followups
+    assert "Your orders are in" in last_dm(w.bob).content
+    await give(w.alice, ("Vanguard (0202)", "hold"))
+    reveal = next(t for t in channel_text(w).split("\n\n") if "Fleet orders revealed" in t)
+    assert "Raiders (Kravak Horde): hold" in reveal
