@@ -1,9 +1,10 @@
 """Who may press a panel component, and the one error ladder every component answer goes by.
 
 A panel's custom id ``adm:<campaign>:<step>:<seat>:<verb>[:<arg>]`` names the seat it acts for,
-and every part of it can be guessed or forged. So each component first proves that the user
-who clicked holds that seat now (``admit``, called from the items' ``interaction_check``)
-and only then loads what the panel shows; the callbacks can reach the panel only through the
+and every part of it can be guessed or forged (a number Modal's id too, ``cogs.panel_modal``).
+So each component first proves that the user who clicked holds that seat now (``admit``,
+called from the items' ``interaction_check``, and for a Modal from its submission) and only
+then loads what the panel shows; the callbacks can reach the panel only through the
 admitted item. Who counts as the holder (the service decides, ``panel(..., user_id=)``):
 
 - a player seat: its current, active holder (a kicked or replaced player no longer is);
@@ -34,8 +35,9 @@ log = logging.getLogger(__name__)
 STALE = "This panel is for a step that is over; use /orders to get your current panel."
 UNREADABLE = "I can't read this panel; use /orders to get your current panel."
 APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
-BUTTON_VERBS = ("open", "back", "page", "sub")
+BUTTON_VERBS = ("open", "back", "page", "sub", "num")
 SELECT_VERBS = ("sel",)
+MODAL_VERBS = ("set",)  # a typed number (cogs.panel_modal); admitted like any component
 MAX_ID = 2**63 - 1  # what SQLite stores; a larger number names no campaign
 _ID = re.compile(
     r"adm:([0-9]{1,19}):([0-9]{1,19}):([0-9]{1,19}):([a-z]{1,8})"

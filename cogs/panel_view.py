@@ -3,10 +3,16 @@
 Layout (Discord allows 5 rows, 25 options a Select, 100 characters a custom id):
 
 - overview: one button per ActionSpec (a spec without fields and without a confirm text
-  submits at once; any other spec opens its own page);
+  submits at once; any other spec opens its own page); destructive specs (concede) are red,
+  on a row of their own, and always open a page that names the consequence first;
 - spec page: the spec's InputFields as Selects (a field with more than 25 options is split
-  into several Selects of 25; at most 4 Selects a page, with Prev/Next when there are more)
-  and a row of buttons: Submit, Back (when there are several specs), Prev, Next.
+  into several Selects of 25; a number field, or a wide range of numbers, is one button that
+  opens a text box, ``cogs.panel_modal``; at most 4 such rows a page, with Prev/Next when
+  there are more) and a row of buttons: Submit, Back (when there are several specs), Prev,
+  Next. A paged spec, or one with numbers, lists the effective choice of every field of
+  every page above Submit: what Submit sends is never unseen.
+
+Each field holds its own default until the player changes that field (``bot.campaign.drafts``).
 
 Every item is a ``DynamicItem`` whose custom id ``adm:<campaign>:<step>:<seat>:<verb>[:<arg>]``
 carries all it needs, so a panel keeps working after a restart.
@@ -20,8 +26,8 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.campaign import drafts
 from bot.campaign.models import Panel
-from bot.errors import InvalidInput
 from bot.rules.base import ActionSpec, InputField, Request
 from cogs.common import clip, timestamp
 from cogs.panel_guard import (
@@ -121,45 +127,13 @@ def _handler(interaction: discord.Interaction) -> Any:
 
 
 def draft_values(panel: Panel, spec: ActionSpec, field: InputField) -> list[str]:
-    """The values saved for a field, as a list (drafts are keyed by action type)."""
-    by_type = panel.draft.get(spec.type) if isinstance(panel.draft, dict) else None
-    raw = by_type.get(field.name) if isinstance(by_type, dict) else None
-    if raw is None:
-        raw = _preselected(panel.request, spec, field, drafted=by_type is not None)
-    if raw is None:
-        return []
-    return [raw] if isinstance(raw, str) else [str(v) for v in raw]
-
-
-def _preselected(request: Request, spec: ActionSpec, field: InputField, *, drafted: bool) -> Any:
-    """What a field holds before the player picks: until they choose anything for this kind
-    of action, the request's default (e.g. Orbits' proposed discards, O-15); and always the
-    only option of a required field."""
-    default = request.default or {}
-    if not drafted and default.get("type") == spec.type and field.name in default:
-        legal = {o.value for o in field.options}
-        value = default[field.name]
-        values = value if isinstance(value, list) else [value]
-        if not legal or all(str(v) in legal for v in values):
-            return value
-    if len(field.options) == 1 and field.min_values >= 1:
-        return field.options[0].value
-    return None
+    """The effective values of a field: the player's choice, else the field's own default."""
+    return drafts.field_values(panel.request, spec, field, panel.draft)
 
 
 def build_action(panel: Panel, spec: ActionSpec) -> dict[str, Any]:
-    """The action dict from the saved drafts; refuses when a required choice is missing."""
-    action: dict[str, Any] = {"type": spec.type}
-    for field in spec.fields:
-        values = draft_values(panel, spec, field)
-        if len(values) < field.min_values:
-            raise InvalidInput(f"Choose {field.label} first (in the menu above Submit).")
-        if field.max_values == 1:
-            if values:
-                action[field.name] = values[0]
-        else:
-            action[field.name] = values
-    return action
+    """The action from the saved drafts and the defaults; refuses a missing required choice."""
+    return drafts.build_action(panel.request, spec, panel.draft)
 
 
 def describe_action(request: Request, action: dict[str, Any]) -> str:
@@ -184,7 +158,8 @@ def chunks_of(spec: ActionSpec) -> list[tuple[int, int]]:
     """(field index, chunk index) for every Select the spec needs."""
     out = []
     for f, field in enumerate(spec.fields):
-        count = max(1, -(-len(field.options) // SELECT_OPTIONS))
+        wide = drafts.number_range(field) is not None
+        count = 1 if wide else max(1, -(-len(field.options) // SELECT_OPTIONS))
         out.extend((f, c) for c in range(count))
     return out
 
@@ -211,10 +186,10 @@ def render(panel: Panel, mode: Mode | None = None, note: str = "") -> tuple[str,
     spec = panel.request.actions[mode.spec]
     page = min(max(mode.page, 0), page_count(spec) - 1)
     _spec_page(view, key, panel, mode.spec, page)
-    return _content(panel, spec, note), view
+    return _content(panel, spec, note, page), view
 
 
-def _content(panel: Panel, spec: ActionSpec | None, note: str) -> str:
+def _content(panel: Panel, spec: ActionSpec | None, note: str, page: int = 0) -> str:
     request = panel.request
     lines = [request.prompt]
     if panel.deadline is not None:
@@ -225,7 +200,13 @@ def _content(panel: Panel, spec: ActionSpec | None, note: str) -> str:
             "You can change them until everyone has submitted."
         )
     if spec is not None:
-        lines.append(f"**{spec.label}**")
+        pages = page_count(spec)
+        lines.append(f"**{spec.label}**" + (f" (page {page + 1}/{pages})" if pages > 1 else ""))
+        if pages > 1 or any(drafts.number_range(f) for f in spec.fields):
+            where = " (every page)" if pages > 1 else ""
+            lines.append(f"Submit sends these choices{where}:")
+            lines.extend(f"- {line}" for line in
+                         drafts.summary_lines(panel.request, spec, panel.draft))
         if spec.confirm:
             lines.append(f"⚠ {spec.confirm}")
     if note:
@@ -234,13 +215,22 @@ def _content(panel: Panel, spec: ActionSpec | None, note: str) -> str:
 
 
 def _overview(view: discord.ui.View, key: PanelKey, request: Request) -> None:
-    for i, spec in enumerate(request.actions[:MAX_BUTTONS]):
-        verb = "open" if spec.fields or spec.confirm else "sub"
+    """Ordinary actions fill the first rows; destructive ones (red) get the last row alone, so
+    they never sit beside Ready or Pass."""
+    indexed = list(enumerate(request.actions))
+    harmful = [(i, s) for i, s in indexed if s.destructive][:BUTTONS_PER_ROW]
+    plain = [(i, s) for i, s in indexed if not s.destructive]
+    plain = plain[: MAX_BUTTONS - (BUTTONS_PER_ROW if harmful else 0)]
+    rows = -(-len(plain) // BUTTONS_PER_ROW)
+    placed = [(i, s, n // BUTTONS_PER_ROW) for n, (i, s) in enumerate(plain)]
+    placed += [(i, s, rows) for i, s in harmful]
+    for i, spec, row in placed:
+        verb = "open" if spec.fields or spec.confirm or spec.destructive else "sub"
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=clip(spec.label, 80),
-            style=discord.ButtonStyle.primary,
+            style=discord.ButtonStyle.danger if spec.destructive else discord.ButtonStyle.primary,
             custom_id=key.custom_id(verb, str(i)),
-            row=i // BUTTONS_PER_ROW,
+            row=row,
         )
         view.add_item(PanelButton(button, key, verb, str(i)))
 
@@ -251,6 +241,10 @@ def _spec_page(view: discord.ui.View, key: PanelKey, panel: Panel, s: int, page:
     shown = chunks[page * SELECTS_PER_PAGE : (page + 1) * SELECTS_PER_PAGE]
     for row, (f, c) in enumerate(shown):
         field = spec.fields[f]
+        if drafts.number_range(field) is not None:
+            view.add_item(_number_button(key, f"{s}.{f}.{page}", field,
+                                         draft_values(panel, spec, field), row))
+            continue
         if not field.options:
             continue  # Discord refuses an empty Select; the rules will say what is missing
         arg = f"{s}.{f}.{c}.{page}"
@@ -258,7 +252,11 @@ def _spec_page(view: discord.ui.View, key: PanelKey, panel: Panel, s: int, page:
         select.custom_id = key.custom_id("sel", arg)
         select.row = row
         view.add_item(PanelSelect(select, key, arg))
-    buttons = [("sub", str(s), "Submit", discord.ButtonStyle.success)]
+    if spec.destructive:
+        buttons = [("sub", str(s), clip(f"Confirm: {spec.label}", 80),
+                    discord.ButtonStyle.danger)]
+    else:
+        buttons = [("sub", str(s), "Submit", discord.ButtonStyle.success)]
     if len(panel.request.actions) > 1:
         buttons.append(("back", "", "Back", discord.ButtonStyle.secondary))
     if page > 0:
@@ -271,6 +269,21 @@ def _spec_page(view: discord.ui.View, key: PanelKey, panel: Panel, s: int, page:
             label=label, style=style, custom_id=custom_id, row=SELECTS_PER_PAGE
         )
         view.add_item(PanelButton(button, key, verb, arg))
+
+
+def _number_button(
+    key: PanelKey, arg: str, field: InputField, chosen: list[str], row: int
+) -> PanelButton:
+    """A number is typed in a text box (``cogs.panel_modal``); the button shows the value."""
+    low, high = drafts.number_range(field) or (0, 0)
+    shown = chosen[0] if chosen else f"enter a number ({low}-{high})"
+    button: discord.ui.Button[Any] = discord.ui.Button(
+        label=clip(f"{field.label}: {shown}", 80),
+        style=discord.ButtonStyle.secondary if chosen else discord.ButtonStyle.primary,
+        custom_id=key.custom_id("num", arg),
+        row=row,
+    )
+    return PanelButton(button, key, "num", arg)
 
 
 def chunks_of_field(spec: ActionSpec, f: int) -> list[int]:
@@ -290,10 +303,13 @@ def _select(
         low = min(field.min_values, high)
         placeholder = field.label
     else:
-        # A split field: each part may stay empty; the whole is checked at Submit.
+        # A split field: each part may stay empty; the whole is checked at Submit. The part
+        # is named by the first and last option it holds.
         low, high = 0, max(1, min(field.max_values, len(options)))
-        first = c * SELECT_OPTIONS + 1
-        placeholder = f"{field.label} ({first}-{first + len(options) - 1})"
+        first, last = options[0], options[-1]
+        numeric = first.value.isdigit() and last.value.isdigit()
+        span = f"{first.value}-{last.value}" if numeric else f"{first.label} to {last.label}"
+        placeholder = f"{field.label} ({span})"
     return discord.ui.Select(
         placeholder=clip(placeholder, 150),
         min_values=low,

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.campaign.models import Panel
 from bot.errors import InvalidState
+from cogs import panel_modal
 from cogs.common import actor_of, service_of
 from cogs.panel_guard import STALE, PanelKey, load_panel, run_component
 from cogs.panel_view import (
@@ -44,6 +45,23 @@ class Panels(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PanelButton, PanelSelect)
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every submission of a panel's number Modal (see ``cogs.panel_modal``)."""
+        if interaction.type != discord.InteractionType.modal_submit:
+            return
+        custom_id = (interaction.data or {}).get("custom_id")
+        if isinstance(custom_id, str) and custom_id.startswith("adm:"):
+            await panel_modal.on_modal(interaction, self._show_typed)
+
+    async def _show_typed(
+        self, interaction: discord.Interaction, panel: Panel, s: int, page: int
+    ) -> None:
+        if interaction.message is None:  # a modal not opened from a panel message
+            await interaction.response.send_message("Saved.", ephemeral=True)
+            return
+        await self._show(interaction, panel, Mode(spec=s, page=page))
+
     async def on_button(self, item: PanelButton, interaction: discord.Interaction) -> None:
         await run_component(interaction, lambda: self._button(item, interaction))
 
@@ -57,6 +75,13 @@ class Panels(commands.Cog):
             await self._show(interaction, panel, Mode())
         elif item.verb == "open":
             await self._show(interaction, panel, Mode(spec=_spec_index(panel, args)))
+        elif item.verb == "num":
+            s, spec = panel_modal.spec_of(panel.request.actions, item.arg)
+            _f, field, _page = panel_modal.target(spec.fields, item.arg)
+            modal = panel_modal.number_modal(
+                PanelKey.of(panel), item.arg, field, draft_values(panel, spec, field)
+            )
+            await interaction.response.send_modal(modal)
         elif item.verb == "page":
             spec = _spec_index(panel, args)
             await self._show(interaction, panel, Mode(spec=spec, page=args[1] if args[1:] else 0))

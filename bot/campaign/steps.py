@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects, ServiceCore, step_keys
+from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
 from bot.campaign.settings import timing
 from bot.errors import InvalidState, RulesError
@@ -280,10 +281,14 @@ class StepEngine(ServiceCore):
         return p.user_id if p is not None and p.active and p.dm_ok else None
 
     async def _force_defaults(self, tx: Tx, ctx: Ctx, fx: Effects, *, strict: bool) -> list[str]:
-        """Takes each missing input's default (deadline or /gm advance).
+        """Takes each missing input's default (deadline or /gm advance); a seat's saved draft
+        that makes a legal action is taken instead (``bot.campaign.deadline_drafts``).
 
         Returns the names whose input has no default (nothing is applied for a sealed step
         then); with ``strict`` that is an InvalidState instead."""
+        def probe_dice() -> Any:
+            return self._dice(ctx, "draft-trial")
+
         step = ctx.row.step_no
         owing = ctx.owing()
         stuck = [ctx.name(r.seat) for r in owing if r.default is None]
@@ -295,10 +300,12 @@ class StepEngine(ServiceCore):
         if any(r.kind == "sealed" for r in ctx.pending):
             if stuck:
                 return stuck
+            await take_drafts(tx, ctx, probe_dice, validate_action)
             await self._resolve_sealed(tx, ctx, fx)
             if ctx.row.step_no != step or ctx.row.status == "ended":
                 return stuck
-            owing = ctx.owing()  # a mixed step: its turn requests are still open
+        await take_drafts(tx, ctx, probe_dice, validate_action)
+        owing = ctx.owing()  # (a mixed step: its turn requests are still open)
         for req in owing:
             if ctx.row.step_no != step or ctx.row.status == "ended":
                 break

@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.campaign import messages
 from bot.campaign.core import CampaignBroken, Ctx, Effects
+from bot.campaign.drafts import check_number, check_numbers, number_range
 from bot.campaign.inputs import check_action, check_draft, check_id
 from bot.campaign.models import Actor, Panel, SubmitResult
 from bot.campaign.steps import StepEngine, validate_action
@@ -72,13 +73,20 @@ class Submissions(StepEngine):
             fields = [f for a in specs for f in a.fields if f.name == field]
             if not fields:
                 raise InvalidInput(f"The action '{action_type}' has no field '{field}'.")
+            picked = values
+            numbers = [f for f in fields if number_range(f) is not None]
+            if numbers:  # a typed number: a whole number in range, as the panel checks it
+                picked = [check_number(numbers[0], v) for v in values][:1]
             legal = {o.value for f in fields for o in f.options}
-            bad = [v for v in values if legal and v not in legal]
+            bad = [v for v in picked if legal and v not in legal]
             if bad:
                 raise InvalidInput(f"'{bad[0][:40]}' is not one of the choices offered for "
                                    f"{fields[0].label}.")
             data = await turns.draft(tx, ctx.row.id, step_no, req.seat)
-            data.setdefault(action_type, {})[field] = [str(v) for v in values]
+            # the last-touched kind of action goes last: a deadline takes that one
+            entry = data.pop(action_type, {})
+            entry[field] = [str(v) for v in picked]
+            data[action_type] = entry
             await turns.put_draft(tx, ctx.row.id, step_no, req.seat, data, fx.now)
 
         await self._mutate(campaign_id, run)
@@ -101,6 +109,7 @@ class Submissions(StepEngine):
                         if action.get("type") in {a.type for a in r.actions}]
             req = matching[0] if matching else req
             validate_action(req, action)
+            check_numbers(req, action)
             if req.kind == "sealed":
                 # Rule sets that can judge one sealed action alone refuse it now, not at reveal.
                 check = getattr(ctx.ruleset, "check", None)

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 GM_SEAT = 0
 
 RequestKind = Literal["sealed", "turn", "open"]
+FieldKind = Literal["choice", "number"]
 AudienceKind = Literal["public", "seat", "gm"]
 
 
@@ -84,13 +85,18 @@ class Option(BaseModel):
 class InputField(BaseModel):
     """A Select of legal options; the chosen value(s) go into the action under ``name``.
 
-    With ``max_values == 1`` the action holds a string, otherwise a list of strings."""
+    With ``max_values == 1`` the action holds a string, otherwise a list of strings.
+    A ``number`` field has no options: the action holds one whole number from ``minimum`` to
+    ``maximum``, as a string (the panel asks for it in a text box)."""
 
     name: str
     label: str
     options: list[Option]
     min_values: int = 1
     max_values: int = 1
+    kind: FieldKind = "choice"
+    minimum: int = 0
+    maximum: int = 0
 
 
 class ActionSpec(BaseModel):
@@ -102,6 +108,10 @@ class ActionSpec(BaseModel):
     label: str
     fields: list[InputField] = Field(default_factory=list)
     confirm: str = Field(default="", description="cost/consequence shown before submitting")
+    destructive: bool = Field(
+        default=False,
+        description="gives something up for good (concede): shown apart, asks for confirmation",
+    )
 
 
 class Request(BaseModel):

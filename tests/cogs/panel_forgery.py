@@ -26,7 +26,7 @@ def ids_for(cid: object, step: object, seat: object) -> list[str]:
     """One custom id per panel verb for that seat (buttons, then the Select)."""
     base = f"adm:{cid}:{step}:{seat}"
     return [f"{base}:open:0", f"{base}:back", f"{base}:page:0.1", f"{base}:sub:0",
-            f"{base}:sel:0.0.0.0"]
+            f"{base}:num:0.0.0", f"{base}:sel:0.0.0.0"]
 
 
 def forged_view(ids: list[str], *, buttons_only: bool = False) -> discord.ui.View:

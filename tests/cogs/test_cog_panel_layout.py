@@ -184,3 +184,103 @@ def test_a_required_field_with_one_option_is_preselected() -> None:
         build_action(p, spec)
     p = panel(spec, draft={"depart": {"to": ["v2"]}})
     assert build_action(p, spec) == {"type": "depart", "origin": "v0", "to": "v2"}
+
+
+# ---------------------------------------------------------------- issue 10, item 9
+
+
+def labels_by_row(view: discord.ui.View) -> list[list[str]]:
+    return [[c.get("label") or c.get("placeholder") for c in row["components"]]
+            for row in components(view)]
+
+
+def test_each_field_keeps_its_default_until_that_field_is_changed() -> None:
+    """Before: a choice in one field dropped the request's default for every other field."""
+    spec = ActionSpec(type="orders", label="Orders", fields=[field("a", 3), field("b", 3)])
+    request = Request(seat=2, kind="sealed", step="orders", prompt="Orders.", actions=[spec],
+                      default={"type": "orders", "a": "v1", "b": "v2"})
+    changed = Panel(campaign_id=1, step_no=2, seat=2, request=request,
+                    draft={"orders": {"b": ["v0"]}}, submitted=None, deadline=None)
+    assert build_action(changed, spec) == {"type": "orders", "a": "v1", "b": "v0"}
+    _content, view = render(changed)
+    shown = {c["placeholder"]: [o["value"] for o in c["options"] if o.get("default")]
+             for row in components(view) for c in row["components"] if c["type"] == 3}
+    assert shown == {"A": ["v1"], "B": ["v0"]}
+
+
+def test_split_menus_are_labelled_by_the_options_they_hold() -> None:
+    """Before: the second menu of 0..59 said "(26-50)" and began at 25."""
+    numbers = InputField(name="n", label="N", max_values=3, min_values=0,
+                         options=[Option(value=str(k), label=str(k)) for k in range(60)])
+    _content, view = render(panel(ActionSpec(type="t", label="T", fields=[numbers])))
+    placeholders = [c["placeholder"] for row in components(view) for c in row["components"]
+                    if c["type"] == 3]
+    assert placeholders == ["N (0-24)", "N (25-49)", "N (50-59)"]
+    _content, view = render(panel(ActionSpec(type="t", label="T", fields=[field("w", 30)])))
+    placeholders = [c["placeholder"] for row in components(view) for c in row["components"]
+                    if c["type"] == 3]
+    assert placeholders == ["W (Option 0 to Option 24)", "W (Option 25 to Option 29)"]
+
+
+def test_wide_numbers_get_one_button_that_opens_a_text_box() -> None:
+    typed = InputField(name="losses", label="Losses", options=[], kind="number", maximum=61)
+    wide = InputField(name="n", label="N", options=[Option(value=str(k), label=str(k))
+                                                    for k in range(40)])
+    spec = ActionSpec(type="t", label="T", fields=[typed, wide, field("x", 3)])
+    content, view = render(panel(spec, draft={"t": {"n": ["33"]}}))
+    check_limits(view)
+    assert labels_by_row(view) == [["Losses: enter a number (0-61)"], ["N: 33"], ["X"],
+                                   ["Submit"]]
+    ids = [c["custom_id"] for row in components(view) for c in row["components"]]
+    assert ids[:2] == ["adm:12:34:2:num:0.0.0", "adm:12:34:2:num:0.1.0"]
+    # the numbers do not show in a menu, so the content lists what Submit sends
+    assert "- Losses: not chosen yet" in content and "- N: 33" in content
+    with pytest.raises(InvalidInput, match="Choose Losses first"):
+        build_action(panel(spec), spec)
+
+
+def test_paged_spec_names_its_page_and_lists_every_page() -> None:
+    spec = ActionSpec(type="t", label="Orders", fields=[field(f"f{i}", 3) for i in range(6)])
+    p = panel(spec, draft={"t": {f"f{i}": ["v1"] for i in range(6)}})
+    content, _view = render(p, Mode(spec=0, page=0))
+    assert "**Orders** (page 1/2)" in content
+    assert "- F5: Option 1" in content  # a field of page 2, seen on page 1
+    content, _view = render(p, Mode(spec=0, page=1))
+    assert "**Orders** (page 2/2)" in content
+    content, _view = render(panel(ActionSpec(type="t", label="One", fields=[field("a", 3)])))
+    assert "page" not in content and "Submit sends" not in content
+
+
+def test_destructive_specs_are_red_alone_and_open_a_confirmation() -> None:
+    """HRFT's own Ready and Concede: Concede was a blue button beside Ready."""
+    from bot.rules.hrft.requests import CONCEDE, READY
+
+    specs = [ActionSpec(type="fire", label="Fire", fields=[field("w", 3)]), READY, CONCEDE]
+    _content, view = render(panel(*specs))
+    check_limits(view)
+    layout = components(view)
+    assert [[c["label"] for c in row["components"]] for row in layout] == [
+        ["Fire", "Ready"], ["Concede"]]
+    concede = layout[1]["components"][0]
+    assert concede["style"] == discord.ButtonStyle.danger.value
+    assert concede["custom_id"] == "adm:12:34:2:open:2"  # never submits at once
+    assert layout[0]["components"][1]["style"] == discord.ButtonStyle.primary.value
+    content, view = render(panel(*specs), Mode(spec=2))
+    assert "your side leaves the battle" in content and "cannot be undone" in content
+    buttons = [c for row in components(view) for c in row["components"]]
+    assert [(b["label"], b["style"]) for b in buttons] == [
+        ("Confirm: Concede", discord.ButtonStyle.danger.value),
+        ("Back", discord.ButtonStyle.secondary.value)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(plain=st.integers(min_value=0, max_value=25), harmful=st.integers(min_value=0,
+                                                                         max_value=6))
+def test_destructive_rows_keep_within_discord_limits(plain: int, harmful: int) -> None:
+    specs = [ActionSpec(type=f"a{i}", label=f"A{i}") for i in range(plain)]
+    specs += [ActionSpec(type=f"d{i}", label=f"D{i}", destructive=True) for i in range(harmful)]
+    _content, view = render(panel(*specs) if specs else panel(ActionSpec(type="x", label="X")))
+    check_limits(view)
+    for row in components(view):
+        kinds = {c["label"][0] for c in row["components"]}
+        assert len(kinds) == 1  # destructive and ordinary buttons never share a row

@@ -153,7 +153,7 @@ async def test_e6_e12_a_three_player_hex_with_an_alliance_and_a_diplomat(world: 
 
     # E-12: Alice may declare an attack on her ally; E-6: the diplomat's panel has no EE.
     alice_panel = placeholder_ids(last_dm(w.alice))
-    assert "Declare an attack on an ally (breaks the alliance, E-12)" in alice_panel
+    assert "Attack an ally? (leave empty: no attack)" in alice_panel
     carol_panel = last_dm(w.carol)
     orders = next(c for row in carol_panel.components for c in row.children
                   if getattr(c, "placeholder", "") == "Convoy: engage order")

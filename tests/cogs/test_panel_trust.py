@@ -189,7 +189,9 @@ async def test_crafted_ids_are_refused_cleanly(table: Table, custom_id: str) -> 
 async def test_crafted_ids_with_the_holders_key_but_bad_arguments_are_stale(table: Table) -> None:
     """The holder pressing an argument her panel does not have is told the panel is old."""
     t = table
-    ids = [f"adm:{t.cid}:{t.step}:1:open:9", f"adm:{t.cid}:{t.step}:1:sel:0.3.0.0"]
+    # (num:0.0.0 names a field that is a menu, not a number: no Modal opens)
+    ids = [f"adm:{t.cid}:{t.step}:1:open:9", f"adm:{t.cid}:{t.step}:1:sel:0.3.0.0",
+           f"adm:{t.cid}:{t.step}:1:num:0.0.0"]
     before = fingerprint(t.db_path)
     copy = await forge_dm(t.w, t.w.alice.user, ids)
     for custom_id in ids:

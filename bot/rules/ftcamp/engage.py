@@ -158,16 +158,23 @@ def split_options(state: State, g: Group) -> list[Option]:
 
 
 def engage_bundles(state: State, seat: int, hex_name: str) -> list[list[InputField]]:
-    """Per group: the order and (with 2+ craft) the split; first, allies the seat may attack."""
+    """Per group: the order and (with 2+ craft) the split; first, allies the seat may attack.
+
+    E-D34: only a seat with a group that takes an engage order here is offered the attack on
+    an ally (a betrayal needs its EE order, E-D31); any other seat in the hex gets the
+    "nothing to do" input of E-D33 instead of a menu that could do nothing."""
     bundles: list[list[InputField]] = []
+    mine = ordered_groups(state, hex_name, seat)
     allies = sorted({g.owner for g in groups_in(state, hex_name)
-                     if g.owner != seat and state.allied(seat, g.owner)})
+                     if g.owner != seat and state.allied(seat, g.owner)}) if mine else []
     if allies:
         bundles.append([InputField(
-            name="betray", label="Declare an attack on an ally (breaks the alliance, E-12)",
-            options=[Option(value=str(a), label=state.player_name(a)) for a in allies],
+            name="betray", label="Attack an ally? (leave empty: no attack)",
+            options=[Option(value=str(a), label=f"attack {state.player_name(a)}",
+                            description="breaks the alliance; needs an EE order here")
+                     for a in allies],
             min_values=0, max_values=len(allies))])
-    for g in ordered_groups(state, hex_name, seat):
+    for g in mine:
         fields = [InputField(name=f"order:{g.name}", label=f"{g.name}: engage order"[:45],
                              options=order_options(state, g))]
         if len(g.craft) > 1:

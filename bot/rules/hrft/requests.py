@@ -22,8 +22,10 @@ def _arc_field(name: str, label: str) -> InputField:
 
 
 READY = ActionSpec(type="ready", label="Ready")
-CONCEDE = ActionSpec(type="concede", label="Concede",
-                     confirm="All your remaining ships leave the battle.")
+# Destructive: red, apart from Ready, and confirmed with its consequence first.
+CONCEDE = ActionSpec(type="concede", label="Concede", destructive=True,
+                     confirm="Concede: your side leaves the battle with all its remaining "
+                             "ships; this cannot be undone.")
 
 
 def setup_request(state: BattleState, seat: int) -> Request:

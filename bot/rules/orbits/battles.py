@@ -5,11 +5,12 @@ so a seat has at most one sealed request per step. Sealed action dicts, for
 ``resolve(state, {seat: action}, dice)``:
 
 - report (each side; GM when they differ): ``{"type": "report", "losses_<seat>": "7",
-  "defeated": "none" | "<seat>" | [...]}``; a side whose force totals more than 24 gets
-  ``losses_<seat>_tens`` and ``losses_<seat>_units`` instead. Losses are in card-value units:
-  each option's label shows the points it stands for (O-14, O-15, O-D5). With more than two
-  sides ``defeated`` may list several (O-D10). A side that does not report sends the battle
-  to the GM (O-D9). GM only: ``{"type": "cancel"}``.
+  "defeated": "none" | "<seat>" | [...]}``; for a side whose force totals more than 24,
+  ``losses_<seat>`` is a number field (typed, 0 to the total) rather than a Select; the older
+  ``losses_<seat>_tens`` and ``losses_<seat>_units`` pair is still read. Losses are in
+  card-value units: each option's label shows the points it stands for (O-14, O-15, O-D5).
+  With more than two sides ``defeated`` may list several (O-D10). A side that does not
+  report sends the battle to the GM (O-D9). GM only: ``{"type": "cancel"}``.
 - discard: ``{"type": "discard", "cards": [...]}`` (or ``cards_<suit>`` fields, O-D3).
 - raid (option): ``{"type": "raid", "card": "<owner>:<code>"}`` or ``{"type": "no_raid"}``.
 """
@@ -84,8 +85,10 @@ def battle_requests(state: OrbitsState) -> list[Request]:
                 for s in b.sides]
     if state.phase == "battle_gm":
         specs = [_report_spec(state, b, "report", "Enter the result"),
-                 ActionSpec(type="cancel", label="Cancel the battle",
-                            confirm="Nothing is lost and nobody is defeated (O-16).")]
+                 # O-16; destructive: it throws both reports away, so it is confirmed
+                 ActionSpec(type="cancel", label="Cancel the battle", destructive=True,
+                            confirm="Cancel the battle: both reports are dropped, nothing is "
+                                    "lost and nobody is defeated.")]
         return [Request(seat=GM_SEAT, kind="sealed", step=step, actions=specs, default=None,
                         prompt=f"The battle reports for {where} differ: enter the result.")]
     if state.phase == "battle_discard":
@@ -107,12 +110,9 @@ def _losses_fields(state: OrbitsState, seat: int, total: int) -> list[InputField
         return [InputField(name=f"losses_{seat}", label=f"{name}'s losses", options=[
             Option(value=str(k), label=lab(k) + (" (all)" if k == total and k else ""))
             for k in range(total + 1)])]
-    return [
-        InputField(name=f"losses_{seat}_tens", label=f"{name}'s losses, tens", options=[
-            Option(value=str(t), label=f"{t * 10}–{t * 10 + 9}") for t in range(total // 10 + 1)]),
-        InputField(name=f"losses_{seat}_units", label=f"{name}'s losses, units", options=[
-            Option(value=str(u), label=f"+{u}") for u in range(10)]),
-    ]
+    # Too wide for one menu: typed as a whole number (the panel checks the range).
+    return [InputField(name=f"losses_{seat}", label=f"{name}'s losses", options=[],
+                       kind="number", minimum=0, maximum=total)]
 
 
 def _report_spec(state: OrbitsState, b: Battle, kind: str, label: str) -> ActionSpec:

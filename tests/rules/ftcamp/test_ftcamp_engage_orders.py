@@ -199,3 +199,23 @@ def test_e12_betrayal_declared_in_engage_orders() -> None:
     assert out.state.alliances == []
     assert "P1 declares an attack on P3" in public(out.events)[0]
     assert out.state.run.hex == HEX
+
+
+def test_ed34_an_ally_without_a_group_to_order_is_not_offered_the_attack() -> None:
+    """Before: P3, whose only asset in the hex is a static, was held up by a bare "Declare an
+    attack on an ally" menu that could do nothing (a betrayal needs an EE order, E-D31).
+    Now P3 gets the one "nothing to do" input (still asked, E-D33); P4, with nothing in the
+    hex, is not asked at all; P1, who has a group to order, keeps the choice, labelled."""
+    from ftcamp_testkit import static
+
+    s = at_engage(group("A", 1), static("Base", 3, "A-1"), group("B", 2), players=4,
+                  alliances=((1, 3),))
+    fields = {r.seat: [f for f in r.actions[0].fields] for r in RULESET.pending(s)}
+    assert sorted(fields) == [1, 2, 3]
+    assert [f.name for f in fields[3]] == ["idle"]
+    betray = next(f for f in fields[1] if f.name == "betray")
+    assert betray.label == "Attack an ally? (leave empty: no attack)"
+    assert betray.min_values == 0 and [o.label for o in betray.options] == ["attack P3"]
+    # the idle answer is the deadline default, so P3 is never what the hex waits on
+    req = next(r for r in RULESET.pending(s) if r.seat == 3)
+    assert req.default == {"type": "engage_orders", "idle": "none"}

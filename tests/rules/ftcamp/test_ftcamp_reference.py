@@ -4,7 +4,8 @@ exactly what the reference run stored here gave, and never change the state they
 The digests were first recorded with the straightforward implementation (before indexing
 and copy-on-write), and the fast code matched them. A change of behaviour changes them;
 after an intended one, record them again and say why in the commit (200 groups: the GM's
-battle-start lines after each battle list). Recompute with
+battle-start lines after each battle list; both: the number-field and
+destructive keys in every request dump, and E-D34's ally offer). Recompute with
 ``.venv/bin/python tests/rules/ftcamp/test_ftcamp_reference.py``."""
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from bot.rules.base import Request
 from bot.rules.ftcamp.model import State
 
 REFERENCE = {
-    (30, 2): "1f13dc97e95894356f5d632bed939f3062f1d9614f6507733b3a1fc9391478d6",
-    (200, 1): "6bd1acf997e3399a1e448a5bddb9c42027197809e58bc9592b4e74f99e7c83d4",
+    (30, 2): "50a454da1b5f2935cbe808ee6c61e7a81af05be500dc4b06c7471eebcb9b3b27",
+    (200, 1): "87b99d44d1e25f4155e8e50c6b5125a53a203f6164cffdf6c64b03cafa275ffa",
 }
 
 

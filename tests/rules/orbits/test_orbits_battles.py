@@ -56,8 +56,12 @@ def test_o14_points_per_value_option() -> None:
 def test_o15_report_fields_fit_a_select() -> None:
     req = RULESET.pending(battle().state)[0]
     fields = {f.name: f for f in req.actions[0].fields}
-    assert set(fields) == {"losses_1_tens", "losses_1_units", "losses_2", "defeated"}
+    assert set(fields) == {"losses_1", "losses_2", "defeated"}
     assert all(len(f.options) <= 25 for f in fields.values())
+    # alice's force totals 31: too wide for one menu, her losses are typed (0..31)
+    wide = fields["losses_1"]
+    assert (wide.kind, wide.minimum, wide.maximum, wide.options) == ("number", 0, 31, [])
+    assert fields["losses_2"].kind == "choice"
     assert [o.value for o in fields["losses_2"].options] == [str(k) for k in range(14)]
     assert req.kind == "sealed" and req.default is None
 

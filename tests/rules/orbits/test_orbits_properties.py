@@ -28,6 +28,9 @@ def random_action(spec_choice: random.Random, request: Request) -> dict[str, Any
         spec = spec_choice.choice(request.actions)
     action: dict[str, Any] = {"type": spec.type}
     for f in spec.fields:
+        if f.kind == "number":  # typed on the panel: any whole number of its range
+            action[f.name] = str(spec_choice.randint(f.minimum, f.maximum))
+            continue
         k = spec_choice.randint(f.min_values, min(f.max_values, len(f.options)))
         picked = [o.value for o in spec_choice.sample(f.options, k)]
         action[f.name] = picked[0] if f.max_values == 1 and picked else picked
@@ -98,7 +101,10 @@ def check_step(state: OrbitsState, events: list[Event], finished: bool) -> None:
         for r in requests:
             assert r.actions
             for spec in r.actions:
-                assert all(f.min_values <= len(f.options) <= 25 for f in spec.fields)
+                assert all(f.min_values <= len(f.options) <= 25 for f in spec.fields
+                           if f.kind == "choice")
+                assert all(f.minimum <= f.maximum and not f.options for f in spec.fields
+                           if f.kind == "number")
 
 
 @settings(max_examples=15, deadline=None)
