@@ -161,7 +161,7 @@ class GmTools(StepEngine):
             await self._open_step(tx, ctx, fx, mail)
             await turns.replace_submissions(tx, row.id, row.step_no, snap.submissions, fx.now)
             ctx.submitted = dict(snap.submissions)
-            self._flush(ctx, fx, mail)
+            await self._flush(tx, ctx, fx, mail)
 
         await self._in_channel(channel_id, run)
 
@@ -217,7 +217,7 @@ class GmTools(StepEngine):
             mail = Mail()
             for req in ctx.requests_of(seat)[:1]:
                 mail.panel(seat, f"**{ctx.row.name}**: you now hold seat {seat}. {req.prompt}")
-            self._flush(ctx, fx, mail)
+            await self._flush(tx, ctx, fx, mail)
 
         await self._in_channel(channel_id, run)
 

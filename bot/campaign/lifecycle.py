@@ -140,7 +140,7 @@ class Lifecycle(StepEngine):
             mail = Mail()
             why = f": {reason.strip()}" if reason.strip() else "."
             await self._finish(tx, ctx, fx, mail, f"The GM ended **{ctx.row.name}**{why}")
-            self._flush(ctx, fx, mail)
+            await self._flush(tx, ctx, fx, mail)
 
         await self._in_channel(channel_id, run)
 

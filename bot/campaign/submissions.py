@@ -7,7 +7,7 @@ from typing import Any
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
 from bot.campaign.models import Actor, Panel, SubmitResult
-from bot.campaign.steps import StepEngine, validate_action
+from bot.campaign.steps import Mail, StepEngine, validate_action
 from bot.errors import InvalidInput, InvalidState, PermissionDenied
 from bot.rules.base import GM_SEAT, Request
 from storage import timers, turns
@@ -101,10 +101,8 @@ class Submissions(StepEngine):
             return SubmitResult(row.id, step_no, req.seat, "sealed", replaced, resolved=True,
                                 waiting_for=[], message="Orders in; all orders are in, resolved.")
         if not replaced:
-            # one line per first submission, names only: content stays sealed
-            fx.channel(ctx, messages.progress_line(
-                ctx.name(req.seat), len(sealed) - len(waiting), len(sealed), waiting
-            ))
+            # the tracker shows who is in, names only: content stays sealed
+            await self._flush(tx, ctx, fx, Mail(acted={req.seat}))
         verb = "changed" if replaced else "stored"
         return SubmitResult(
             row.id, step_no, req.seat, "sealed", replaced, resolved=False, waiting_for=waiting,
