@@ -21,6 +21,7 @@ from tests.campaign.conftest import (
     channel_texts,
     dms_to,
     guess,
+    latest,
     outbox,
     started,
 )
@@ -49,7 +50,7 @@ async def test_reminders_once_per_offset_only_to_those_who_owe_then_defaults(
     assert await service.run_due() == 1  # the deadline: Bob and Carol take the default "1"
     rows = await outbox(db)
     assert len(reminders(rows, BOB)) == 2 and reminders(rows, ALICE) == []
-    assert "Guesses: Alice 4, Bob 1, Carol 1" in channel_texts(rows)[-1]
+    assert "Guesses: Alice 4, Bob 1, Carol 1" in latest(rows)
     assert await service.run_due() == 0
     status = await service.status(CHANNEL, ALICE.user_id)
     assert status.step_no == 2 and status.deadline == clock.now + timedelta(hours=48)

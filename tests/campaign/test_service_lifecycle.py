@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.campaign import CampaignService
@@ -99,7 +101,11 @@ async def test_start_posts_one_channel_line_and_one_dm_panel_per_seat(
     info = await started(service, ALICE, BOB, CAROL)
     rows = await outbox(db)
     opening = channel_texts(rows)[-1]
-    assert "Waiting for orders from: Alice, Bob, Carol (deadline <t:" in opening
+    # the step's tracker: its name, who is owed (mentioned), the deadline both ways
+    assert opening.startswith("**Dice Cup**: Guess")
+    assert (f"Waiting for <@{ALICE.user_id}>, <@{BOB.user_id}>, <@{CAROL.user_id}>; "
+            "deadline <t:") in opening
+    assert re.search(r"<t:(\d+):f> \(<t:\1:R>\)", opening)
     panels = [r for r in rows if r.kind == "dm"]
     assert sorted(r.user_id for r in panels) == [ALICE.user_id, BOB.user_id, CAROL.user_id]
     assert {r.panel for r in panels} == {(info.id, 1, 1), (info.id, 1, 2), (info.id, 1, 3)}
