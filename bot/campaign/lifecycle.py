@@ -105,7 +105,8 @@ class Lifecycle(StepEngine):
                 options_model(rules, ctx.row.options), seats, self._dice(ctx, "start")
             )
             ctx.row.status = "running"
-            mail = Mail(public=[f"**{ctx.row.name}** begins ({rules.title})."])
+            mail = Mail()  # the first line of the first step's tracker
+            mail.line(f"**{ctx.row.name}** begins ({rules.title}).")
             await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
             return campaign_info(ctx.row, ctx.players)
 

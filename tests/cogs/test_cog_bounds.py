@@ -45,7 +45,8 @@ async def test_undo_beyond_the_kept_depth_is_refused_with_a_clear_message(
     for undone in (3, 2):
         result = await world.gm.slash(world.chan, "gm undo")
         assert result.response.content == "Last resolution undone."
-        assert f"The GM undid resolution {undone}" in texts(world.chan)[-1]
+        # the notice, then the re-opened step's tracker
+        assert f"The GM undid resolution {undone}" in texts(world.chan)[-2]
     channel = texts(world.chan)
     refused = await world.gm.slash(world.chan, "gm undo")
     assert refused.ephemeral
@@ -65,8 +66,9 @@ async def test_a_restart_after_pruning_sends_nothing_twice(world: World, db_path
     # the kept snapshots survived the restart: the newest resolution can still be undone
     result = await world.gm.slash(world.chan, "gm undo")
     assert result.response.content == "Last resolution undone."
-    assert texts(world.chan)[:-1] == channel
-    assert "The GM undid resolution 3" in texts(world.chan)[-1]
+    assert len(texts(world.chan)) == len(channel) + 2  # the notice and the step's tracker
+    assert texts(world.chan)[:-3] == channel[:-1]  # only the last tracker was edited
+    assert "The GM undid resolution 3" in texts(world.chan)[-2]
 
 
 async def test_campaign_list_defers_and_lists_each_live_campaign(world: World) -> None:
