@@ -89,7 +89,7 @@ async def test_sealed_first_then_turn_reveals_after_the_call(
     assert "Reveal" not in public
     await answer(service, info, CAROL, 2)
     last = latest(await outbox(db), 4)
-    # The call (a line of the step's tracker), then the reveal (a post) with the answers as last changed.
+    # The call (a tracker line), then the reveal (a post) with the answers as last changed.
     assert last.index("Carol calls box 2.") < last.index("Reveal:")
     assert "Alice hid in box 1, Bob hid in box 2; found: Bob." in last
 

@@ -4,7 +4,6 @@ campaign on the DM panels, from /campaign create to the victory (O-1 to O-18).""
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import Any
 
 import discord
