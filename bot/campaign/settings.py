@@ -11,12 +11,15 @@ from bot.errors import InvalidInput, InvalidState
 from bot.rules.base import Ruleset
 
 TIMING_DEFAULTS: dict[str, Any] = {"step_hours": 48.0, "reminders": [12.0, 1.0],
-                                   "on_deadline": "default"}
+                                   "on_deadline": "default", "missed_warning": 3}
+MAX_MISSED_WARNING = 50
 LONG_VALUE = 80  # longer (or multi-line) values are listed by size, not inline
 TIMING_HELP = {
     "step_hours": "hours per step, a number >= 0 (0 = no deadline)",
     "reminders": "hours before the deadline, comma-separated numbers > 0 (e.g. 12,1), or none",
     "on_deadline": "default (missing input takes its default) or wait (tell the GM and wait)",
+    "missed_warning": f"a whole number 0..{MAX_MISSED_WARNING}: warn the GM when a seat missed "
+                      "that many deadlines in a row (0 = never)",
 }
 
 
@@ -42,6 +45,11 @@ def parse_timing(key: str, value: str) -> Any:
             return offsets
         if key == "on_deadline" and text in ("default", "wait"):
             return text
+        if key == "missed_warning":
+            number = int(text)
+            if not 0 <= number <= MAX_MISSED_WARNING:
+                raise ValueError
+            return number
     except ValueError:
         pass
     raise InvalidInput(f"Bad value '{value}' for {key}: {TIMING_HELP[key]}.")

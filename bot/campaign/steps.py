@@ -11,7 +11,7 @@ from bot.campaign.settings import timing
 from bot.campaign.tracker import Tracker
 from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Event, Outcome, Request, step_name
-from storage import campaigns, timers, turns
+from storage import campaigns, missed, timers, turns
 from storage import outbox as outbox_repo
 from storage.db import Tx
 from storage.events import EventRow
@@ -284,6 +284,8 @@ class StepEngine(ServiceCore):
         await outbox_repo.enqueue(tx, fx.messages, fx.now)
         fx.messages.clear()
         fx.wake = True
+        if mail.acted:
+            await missed.clear(tx, row.id, sorted(mail.acted))  # they are here after all
         await self._flush_public(tx, ctx, fx, mail)
         for seat in sorted(set(mail.seats) | set(mail.panels)):
             user_id = self._dm_target(ctx, seat)

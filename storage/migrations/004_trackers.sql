@@ -16,3 +16,11 @@ CREATE TABLE trackers (
     outbox_id   INTEGER NOT NULL REFERENCES outbox(id),
     data        TEXT    NOT NULL
 );
+
+-- deadlines a seat missed in a row (a default was taken for it); cleared when it acts
+CREATE TABLE missed_deadlines (
+    campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+    seat        INTEGER NOT NULL,
+    in_row      INTEGER NOT NULL,
+    PRIMARY KEY (campaign_id, seat)
+);

@@ -65,13 +65,15 @@ async def test_due_work_fires_once_after_a_restart(
     reopened = await open_database(db_path)
     try:
         second = CampaignService(reopened, clock=clock)
-        assert await second.run_due() == 3
+        # the deadline fires once; the reminders before it are marked done unsent: a
+        # reminder for a deadline that has itself passed is only noise
+        assert await second.run_due() == 1
         assert await first.run_due() == 0
         assert await second.run_due() == 0
         rows = await outbox(reopened)
         reveals = [t for t in channel_texts(rows) if "the die shows" in t]
         assert len(reveals) == 1
-        assert len(reminders(rows, BOB)) == 2  # both offsets, each once
+        assert reminders(rows, BOB) == []
         # the old service's cached copy is stale; its next write reloads and still works
         assert (await first.submit(ALICE, info.id, 2, {"type": "pass"})).resolved
     finally:
