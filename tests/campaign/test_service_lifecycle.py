@@ -118,7 +118,8 @@ async def test_settings_validate_everything_before_changing_anything(
     shown = await service.settings(GM, CHANNEL, {})
     assert shown == {"step_hours": "48", "reminders": "12,1", "on_deadline": "default",
                      "missed_warning": "3", "target": "3", "defaults": "True"}
-    with pytest.raises(InvalidInput, match="Allowed: step_hours, reminders, on_deadline, missed_warning, target"):
+    allowed = "Allowed: step_hours, reminders, on_deadline, missed_warning, target"
+    with pytest.raises(InvalidInput, match=allowed):
         await service.settings(GM, CHANNEL, {"step_hours": "5", "colour": "red"})
     with pytest.raises(InvalidInput, match="on_deadline"):
         await service.settings(GM, CHANNEL, {"step_hours": "5", "on_deadline": "later"})
