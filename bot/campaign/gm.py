@@ -45,6 +45,7 @@ class GmTools(StepEngine):
             fx.wake = True
             fx.channel(ctx, f"The GM moved the deadline of step {ctx.row.step_no}: now "
                             f"{messages.when(self._at(due))}.")
+            await self._flush(tx, ctx, fx, Mail())  # the step's tracker shows the new one
 
         await self._in_channel(channel_id, run)
 

@@ -95,3 +95,14 @@ async def test_no_warning_when_it_is_off(
         await service.run_due()
     notes = gm_dms(await outbox(db))
     assert len(notes) == 4 and not any("Warning" in n for n in notes)
+
+
+async def test_extending_the_deadline_updates_the_tracker(
+    service: CampaignService, db: Database, clock: FakeClock
+) -> None:
+    await started(service, ALICE, BOB, reminders="none")
+    old = [t for t in channel_texts(await outbox(db)) if t.startswith("**Dice Cup**: Guess")]
+    await service.gm_extend(GM, CHANNEL, 24)
+    due = int(clock.now.timestamp() + 72 * 3600)
+    [tracker] = [t for t in channel_texts(await outbox(db)) if t.startswith("**Dice Cup**: Guess")]
+    assert tracker != old[0] and f"deadline <t:{due}:f> (<t:{due}:R>)" in tracker
