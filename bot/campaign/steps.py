@@ -319,6 +319,8 @@ class StepEngine(ServiceCore):
         new = (Tracker(target[0], target[1], row.name)
                if target is not None and (cur is None or closing is not None) else None)
         live = new or (cur if target is not None else None)
+        if target is None and cur is not None:
+            cur.close()  # the game is over (or nothing is asked): nobody is owed
         first = cur or new
         for seat in sorted(mail.acted):
             if first is not None:
@@ -358,7 +360,6 @@ class StepEngine(ServiceCore):
             newly = await self._tracker_status(tx, ctx, live)
             out.append(live)
         elif cur is not None and cur not in out:
-            cur.close()  # the game is over (or nothing is asked)
             out.append(cur)
         for entry in out:
             if isinstance(entry, NewMessage):

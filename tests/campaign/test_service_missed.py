@@ -106,3 +106,12 @@ async def test_extending_the_deadline_updates_the_tracker(
     due = int(clock.now.timestamp() + 72 * 3600)
     [tracker] = [t for t in channel_texts(await outbox(db)) if t.startswith("**Dice Cup**: Guess")]
     assert tracker != old[0] and f"deadline <t:{due}:f> (<t:{due}:R>)" in tracker
+
+
+async def test_the_last_tracker_owes_nothing_once_the_game_is_over(
+    service: CampaignService, db: Database
+) -> None:
+    await started(service, ALICE, BOB, reminders="none")
+    await service.end(GM, CHANNEL, "bored")
+    trackers = [t for t in channel_texts(await outbox(db)) if t.startswith("**Dice Cup**: ")]
+    assert trackers and not any("Waiting for" in t for t in trackers)
