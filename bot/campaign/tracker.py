@@ -11,8 +11,9 @@ from typing import Any
 
 from bot.campaign import messages
 
-# below Discord's 2000: a full tracker keeps what it has and a new message goes on
-TRACKER_LIMIT = 1900
+# the log lines' share of Discord's 2000 (the rest is for the name, who is owed and acted,
+# the deadline): a full tracker keeps what it has and a new message goes on
+TRACKER_LIMIT = 1500
 
 
 @dataclass
@@ -52,7 +53,8 @@ class Tracker:
             self.acted.append(name)
 
     def fits(self, line: str) -> bool:
-        return len(self.render()) + len(line) + 1 <= TRACKER_LIMIT or not self.lines
+        used = sum(len(x) + 1 for x in self.lines)
+        return used + len(line) <= TRACKER_LIMIT or not self.lines
 
     def render(self) -> str:
         out = [f"**{self.campaign}**: {self.title}"]

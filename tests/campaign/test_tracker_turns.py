@@ -4,7 +4,10 @@ closed, by a short post with the mention (a mention in an edit notifies nobody).
 
 from __future__ import annotations
 
+import pytest
+
 from bot.campaign import CampaignService
+from bot.campaign import tracker as tracker_module
 from storage import Database
 from storage import outbox as repo
 from tests.campaign.conftest import ALICE, BOB, CHANNEL, GM, GUILD, channel_texts, outbox
@@ -47,3 +50,21 @@ async def test_turn_steps_share_one_tracker_and_a_dm_less_seat_gets_a_mention(
     assert f"Waiting for <@{waiting.user_id}>" in turn_tracker
     assert f"{actor.name} passes." in turn_tracker
     assert "step" not in turn_tracker.lower().replace("steps", "")
+
+
+async def test_a_full_tracker_goes_on_in_a_new_message_and_loses_no_line(
+    service: CampaignService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tracker_module, "TRACKER_LIMIT", 200)
+    campaign_id = await orbits(service)
+    for _ in range(12):  # everyone passes: transit, deployment, the next turn
+        seat, step = await whose_turn(service)
+        await service.submit(ALICE if seat == 1 else BOB, campaign_id, step, {"type": "pass"})
+    texts = channel_texts(await outbox(db))
+    trackers = [t for t in texts if t.startswith("**Sol**: Turn 1")]
+    assert len(trackers) >= 2 and all(len(t.split("\n\n", 1)[-1]) <= 200 for t in trackers)
+    # every public line of the log is in some channel message
+    public = [e.text for e in await service.gm_log(GM, CHANNEL, limit=200)
+              if e.audience == "public"]
+    joined = "\n".join(texts)
+    assert public and all(line in joined for line in public)
