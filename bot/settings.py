@@ -73,6 +73,10 @@ class TimingSettings(BaseModel):
         default="default",
         description="'default': missing players take the default action; 'wait': the GM decides",
     )
+    missed_warning: int = Field(
+        default=3, ge=0, le=50,
+        description="warn the GM when a seat missed this many deadlines in a row; 0 = never",
+    )
 
     @field_validator("reminders")
     @classmethod
@@ -86,6 +90,7 @@ class TimingSettings(BaseModel):
             "step_hours": f"{self.step_hours:g}",
             "reminders": self.reminders,
             "on_deadline": self.on_deadline,
+            "missed_warning": str(self.missed_warning),
         }
 
     def as_stored(self) -> dict[str, Any]:
@@ -94,6 +99,7 @@ class TimingSettings(BaseModel):
             "step_hours": float(self.step_hours),
             "reminders": parse_reminders(self.reminders),
             "on_deadline": self.on_deadline,
+            "missed_warning": self.missed_warning,
         }
 
 

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 DM_CLOSED_CODE = 50007
+UNKNOWN_MESSAGE_CODE = 10008
 BATCH = 20
 IDLE_POLL = 6 * 3600.0  # a safety net: look at the outbox now and then without a wake
 MAX_SLEEP = 86_400.0  # re-check the schedule at least daily
@@ -158,6 +159,12 @@ class Loops(commands.Cog):
 
     async def _send(self, row: OutboxMessage) -> discord.Message:
         destination = await self._destination(row)
+        if row.edit_of is not None:
+            edited = await self._edit(destination, row)
+            if edited is not None:
+                return edited
+            # the message is gone (or was never posted): post the content anew; its id is
+            # recorded for the later edits of the same message
         pieces = split_content(row.content)
         view = await self._panel_view(row)
         drawn = await self.bot.service.outbox_files(row)  # in a worker thread, once
@@ -177,6 +184,27 @@ class Loops(commands.Cog):
             self._pieces_sent[row.id] = i + 1
         assert last is not None
         return last
+
+    @staticmethod
+    async def _edit(
+        destination: discord.abc.Messageable, row: OutboxMessage
+    ) -> discord.Message | None:
+        """Edits the tracker message in place; None when there is nothing to edit (its first
+        post failed, or Discord answers 404 / Unknown Message because it was deleted).
+        An edit is one message (the service keeps a tracker within Discord's limit)."""
+        if row.target_message_id is None:
+            return None
+        get = getattr(destination, "get_partial_message", None)
+        if get is None:
+            return None
+        try:
+            return await get(row.target_message_id).edit(content=row.content[:2000])
+        except discord.NotFound as error:
+            if error.code not in (UNKNOWN_MESSAGE_CODE, 0):
+                raise
+            log.info("outbox %s: message %s is gone; posting it anew", row.id,
+                     row.target_message_id)
+            return None
 
     async def _destination(self, row: OutboxMessage) -> discord.abc.Messageable:
         if row.kind == "dm":

@@ -35,6 +35,8 @@ class NewMessage:
     pictures: list[Picture] = field(default_factory=list)
     panel: tuple[int, int, int] | None = None  # (campaign_id, step_no, seat)
     notice: bool = False  # the bot's own "could not deliver" note: its failure tells nobody
+    # outbox id of the message this one EDITS (a tracker); same destination as that one
+    edit_of: int | None = None
 
 
 @dataclass
@@ -53,12 +55,25 @@ class OutboxRow:
     discord_message_id: int | None
     last_error: str | None
     notice: bool = False
+    edit_of: int | None = None
+    # an edit's target: the Discord id its original row recorded (None: not posted / failed)
+    target_message_id: int | None = None
+
+
+@dataclass
+class TrackerRow:
+    """A campaign's current step tracker: its key, its first post's outbox row, its data."""
+
+    campaign_id: int
+    key: str
+    outbox_id: int
+    data: dict[str, Any]
 
 
 _INSERT = (
     "INSERT INTO outbox (campaign_id, kind, channel_id, user_id, content, panel_campaign_id,"
-    " panel_step_no, panel_seat, notice, next_attempt_at, created_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " panel_step_no, panel_seat, notice, next_attempt_at, created_at, edit_of, attempts)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_PICTURE = (
     "INSERT INTO outbox_files (outbox_id, position, name, ruleset, renderer, view, data)"
@@ -73,10 +88,11 @@ _HEAD = (
 )
 
 
-def _params(m: NewMessage, now: float) -> tuple[object, ...]:
+def _params(m: NewMessage, now: float, attempts: int = 0,
+            at: float | None = None) -> tuple[object, ...]:
     panel = m.panel or (None, None, None)
     return (m.campaign_id, m.kind, m.channel_id, m.user_id, m.content, *panel, int(m.notice),
-            now, now)
+            now if at is None else at, now, m.edit_of, attempts)
 
 
 def _picture_params(outbox_id: int, position: int, p: Picture) -> tuple[object, ...]:
@@ -89,6 +105,12 @@ async def enqueue(tx: Tx, messages: list[NewMessage], now: float) -> None:
     """Adds the messages in order (ids follow the order, which the dispatcher keeps)."""
     plain: list[tuple[object, ...]] = []
     for m in messages:
+        if m.edit_of is not None:
+            if plain:
+                await tx.executemany(_INSERT, plain)
+                plain = []
+            await enqueue_one(tx, m, now)
+            continue
         if not m.pictures:
             plain.append(_params(m, now))
             continue
@@ -103,6 +125,30 @@ async def enqueue(tx: Tx, messages: list[NewMessage], now: float) -> None:
         await tx.executemany(_INSERT, plain)
 
 
+async def enqueue_one(tx: Tx, m: NewMessage, now: float) -> int:
+    """Adds one message and returns its outbox id.
+
+    An edit supersedes the pending edits of the same message (only the latest content
+    matters): they are deleted and the new one takes the place at the END of the queue (so
+    it never overtakes a send enqueued before it), keeping their tries and backoff so a rate
+    limit is still respected. A dispatcher holding a deleted row finds nothing to mark."""
+    attempts, at = 0, None
+    if m.edit_of is not None:
+        older = await tx.fetchone(
+            "SELECT MAX(attempts), MAX(next_attempt_at) FROM outbox"
+            " WHERE edit_of = ? AND status = 'pending'", (m.edit_of,))
+        if older is not None and older[0] is not None:
+            attempts, at = older[0], max(now, older[1])
+            await tx.execute("DELETE FROM outbox WHERE edit_of = ? AND status = 'pending'",
+                             (m.edit_of,))
+    outbox_id = await tx.insert(_INSERT, _params(m, now, attempts, at))
+    if m.pictures:
+        await tx.executemany(
+            _INSERT_PICTURE, [_picture_params(outbox_id, i, p) for i, p in enumerate(m.pictures)]
+        )
+    return outbox_id
+
+
 def _picture(row: Any) -> Picture:
     if row["data"] is not None:
         return Picture(row["name"], data=bytes(row["data"]))
@@ -110,7 +156,9 @@ def _picture(row: Any) -> Picture:
 
 
 async def _load(db: Reader, where: str, params: tuple[object, ...]) -> list[OutboxRow]:
-    rows = await db.fetchall(f"SELECT * FROM outbox {where}", params)
+    rows = await db.fetchall(
+        "SELECT *, (SELECT o.discord_message_id FROM outbox AS o WHERE o.id = outbox.edit_of)"
+        f" AS target_message_id FROM outbox {where}", params)
     pictures: dict[int, list[Picture]] = {}
     ids = [r["id"] for r in rows]
     if ids:
@@ -131,7 +179,8 @@ async def _load(db: Reader, where: str, params: tuple[object, ...]) -> list[Outb
             ),
             status=r["status"], attempts=r["attempts"], next_attempt_at=r["next_attempt_at"],
             discord_message_id=r["discord_message_id"], last_error=r["last_error"],
-            notice=bool(r["notice"]),
+            notice=bool(r["notice"]), edit_of=r["edit_of"],
+            target_message_id=r["target_message_id"],
         )
         for r in rows
     ]
@@ -164,6 +213,12 @@ async def mark_sent(tx: Tx, outbox_id: int, discord_message_id: int | None) -> N
         (discord_message_id, outbox_id),
     )
     await tx.execute("DELETE FROM outbox_files WHERE outbox_id = ?", (outbox_id,))
+    if discord_message_id is not None:
+        # An edit that had to post its message anew (the old one was gone): later edits of
+        # the same original go to the new message.
+        await tx.execute(
+            "UPDATE outbox SET discord_message_id = ? WHERE id = (SELECT edit_of FROM outbox"
+            " WHERE id = ?)", (discord_message_id, outbox_id))
 
 
 async def mark_retry(tx: Tx, outbox_id: int, error: str, next_attempt_at: float) -> None:
@@ -204,3 +259,23 @@ async def all_rows(db: Reader, campaign_id: int | None = None) -> list[OutboxRow
     if campaign_id is None:
         return await _load(db, "ORDER BY id", ())
     return await _load(db, "WHERE campaign_id = ? ORDER BY id", (campaign_id,))
+
+
+async def tracker(db: Reader, campaign_id: int) -> TrackerRow | None:
+    row = await db.fetchone("SELECT * FROM trackers WHERE campaign_id = ?", (campaign_id,))
+    if row is None:
+        return None
+    return TrackerRow(row["campaign_id"], row["key"], row["outbox_id"], json.loads(row["data"]))
+
+
+async def put_tracker(tx: Tx, t: TrackerRow) -> None:
+    await tx.execute(
+        "INSERT INTO trackers (campaign_id, key, outbox_id, data) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (campaign_id) DO UPDATE SET key = excluded.key,"
+        " outbox_id = excluded.outbox_id, data = excluded.data",
+        (t.campaign_id, t.key, t.outbox_id, json.dumps(t.data)),
+    )
+
+
+async def drop_tracker(tx: Tx, campaign_id: int) -> None:
+    await tx.execute("DELETE FROM trackers WHERE campaign_id = ?", (campaign_id,))

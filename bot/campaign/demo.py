@@ -33,6 +33,9 @@ START = datetime(2030, 1, 1, 18, 0, tzinfo=UTC)
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy")
 _OWN_FILES = re.compile(r"^(channel|gm|summary|dm-[a-z0-9-]+)\.md$|^img-\d+-.*")
 _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::[tTdDfFR])?>")
+# "<t:N:f> (<t:N:R>)": both are the same moment in a transcript
+_FULL_TIMESTAMP = re.compile(r"<t:(-?\d+):f> \(<t:\1:R>\)")
+_MENTION = re.compile(r"<@(\d+)>")
 
 
 class DemoFailed(RuntimeError):
@@ -64,6 +67,7 @@ class DemoResult:
     actions: int = 0
     clock_jumps: int = 0
     channel_posts: int = 0
+    channel_edits: int = 0
     dms: dict[str, int] = field(default_factory=dict)
     gm_posts: int = 0
     images: list[str] = field(default_factory=list)
@@ -80,7 +84,8 @@ class DemoResult:
             f"Players: {', '.join(self.players)}.",
             f"{self.actions} actions by scripted players; the clock jumped {self.clock_jumps} "
             f"times to a deadline or reminder; {days:.1f} days of game time.",
-            f"Messages: {self.channel_posts} channel posts, {sum(self.dms.values())} DMs "
+            f"Messages: {self.channel_posts} channel posts (and {self.channel_edits} edits of "
+            f"them), {sum(self.dms.values())} DMs "
             f"({', '.join(f'{k} {v}' for k, v in self.dms.items()) or 'none'}), "
             f"{self.gm_posts} to the GM, {len(self.images)} pictures.",
         ]
@@ -91,6 +96,7 @@ class DemoResult:
 
 def _readable_times(text: str) -> str:
     """Discord timestamps (``<t:...:R>``) as plain UTC times: a transcript has no reader's zone."""
+    text = _FULL_TIMESTAMP.sub(lambda m: f"<t:{m.group(1)}:f>", text)
     return _TIMESTAMP.sub(
         lambda m: datetime.fromtimestamp(int(m.group(1)), UTC).strftime("%a %d %b %H:%M UTC"),
         text,
@@ -112,6 +118,12 @@ class Transcript:
         self.titles = {"channel.md": "the campaign channel", "gm.md": "messages to the GM"}
         self._last_time: dict[str, datetime] = {}
         self._image_no = 0
+        # outbox id of a sent message -> (page, index of its text line): an edit rewrites it
+        self._placed: dict[int, tuple[str, int]] = {}
+
+    def _readable(self, text: str) -> str:
+        text = _MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
+        return _readable_times(text.rstrip()) or "(no text)"
 
     def _page(self, message: OutboxMessage) -> str:
         """Which file a message goes to, counting it in the result."""
@@ -129,6 +141,12 @@ class Transcript:
 
     def add(self, message: OutboxMessage, when: datetime, panel_note: str,
             files: list[tuple[str, bytes]]) -> None:
+        if message.edit_of is not None and message.edit_of in self._placed:
+            # the transcript shows each edited message in its final form, where it was posted
+            page, index = self._placed[message.edit_of]
+            self.pages[page][index] = self._readable(message.content)
+            self.result.channel_edits += 1
+            return
         page = self._page(message)
         lines = self.pages.setdefault(page, [])
         # A time heading only when the time moved: most messages of a step share one moment.
@@ -137,7 +155,8 @@ class Transcript:
             lines += [f"## {when:%a %d %b %H:%M} UTC", ""]
         if message.kind == "channel" and message.channel_id != CHANNEL_ID:
             lines += [f"*(in channel {message.channel_id})*", ""]
-        lines += [_readable_times(message.content.rstrip()) or "(no text)", ""]
+        self._placed[message.id] = (page, len(lines))
+        lines += [self._readable(message.content), ""]
         for name, data in files:
             self._image_no += 1
             file_name = f"img-{self._image_no:03d}-{_slug(Path(name).stem)}{Path(name).suffix}"
@@ -272,6 +291,9 @@ class DemoRunner:
             for message in batch:
                 files = await self.service.outbox_files(message)  # drawn as the bot does
                 transcript.add(message, self.clock(), await self._panel_note(message), files)
+                if message.edit_of is not None and message.target_message_id is not None:
+                    await self.service.outbox_sent(message.id, message.target_message_id)
+                    continue
                 self._message_id += 1
                 await self.service.outbox_sent(message.id, self._message_id)
 

@@ -49,6 +49,7 @@ class GmTools(StepEngine):
             fx.wake = True
             fx.channel(ctx, f"The GM moved the deadline of step {ctx.row.step_no}: now "
                             f"{messages.when(self._at(due))}.")
+            await self._flush(tx, ctx, fx, Mail())  # the step's tracker shows the new one
 
         await self._in_channel(channel_id, run)
 
@@ -182,7 +183,7 @@ class GmTools(StepEngine):
                     ask = req.prompt
                 mail.panel(req.seat, f"**{row.name}**: the GM undid the last result. {ask}"
                            + (f" (deadline {messages.when(deadline)})" if deadline else ""))
-            self._flush(ctx, fx, mail)
+            await self._flush(tx, ctx, fx, mail)
             return text
 
         return await self._in_channel(channel_id, run)
@@ -244,7 +245,7 @@ class GmTools(StepEngine):
             mail = Mail()
             for req in ctx.requests_of(seat)[:1]:
                 mail.panel(seat, f"**{ctx.row.name}**: you now hold seat {seat}. {req.prompt}")
-            self._flush(ctx, fx, mail)
+            await self._flush(tx, ctx, fx, mail)
 
         await self._in_channel(channel_id, run)
 

@@ -123,7 +123,8 @@ class Lifecycle(StepEngine):
                 options_model(rules, ctx.row.options), seats, self._dice(ctx, "start")
             )
             ctx.row.status = "running"
-            mail = Mail(public=[f"**{ctx.row.name}** begins ({rules.title})."])
+            mail = Mail()  # the first line of the first step's tracker
+            mail.line(f"**{ctx.row.name}** begins ({rules.title}).")
             await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
             return campaign_info(ctx.row, ctx.players)
 
@@ -161,7 +162,7 @@ class Lifecycle(StepEngine):
             ctx.row.end_reason = ("The GM ended it." if told in ("", GM_ENDED)
                                   else f"The GM ended it: {told}")[:MAX_END_REASON]
             await self._finish(tx, ctx, fx, mail, f"The GM ended **{ctx.row.name}**{why}")
-            self._flush(ctx, fx, mail)
+            await self._flush(tx, ctx, fx, mail)
 
         await self._in_channel(channel_id, run)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 MESSAGE_LIMIT = 2000
 
@@ -10,6 +11,18 @@ MESSAGE_LIMIT = 2000
 def when(moment: datetime | None) -> str:
     """A Discord timestamp: every reader sees it in their own time zone."""
     return f"<t:{int(moment.timestamp())}:R>" if moment else ""
+
+
+def when_full(seconds: float | None) -> str:
+    """An absolute and a relative Discord timestamp, e.g. "Thu 3 Jan 18:00 (in 2 days)"."""
+    if seconds is None:
+        return ""
+    n = int(seconds)
+    return f"<t:{n}:f> (<t:{n}:R>)"
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
 
 
 def names(items: list[str]) -> str:
@@ -28,6 +41,15 @@ def step_line(kind: str, who: list[str], deadline: datetime | None) -> str:
     if kind == "turn":
         return f"It is {names(who)}'s turn{note}."
     return f"{names(who)}: take your actions, then say you are ready{note}."
+
+
+def default_line(name: str, request: Any) -> str:
+    """A default taken at the deadline, said as such (never the content of sealed orders)."""
+    if request.kind == "sealed":
+        return f"{name} missed the deadline: default orders were used."
+    action = (request.default or {}).get("type")
+    label = next((a.label for a in request.actions if a.type == action), "the default")
+    return f"{name} missed the deadline: {label.lower()} by default."
 
 
 def progress_line(name: str, done: int, total: int, waiting: list[str]) -> str:

@@ -136,6 +136,10 @@ class OutboxMessage:
     pictures: tuple[Picture, ...]
     panel: PanelRef | None
     attempts: int = 0
+    # an EDIT of the message outbox row ``edit_of`` sent (a step tracker): the dispatcher
+    # edits Discord message ``target_message_id``, or posts anew when that is None or gone
+    edit_of: int | None = None
+    target_message_id: int | None = None
 
 
 @dataclass(frozen=True)

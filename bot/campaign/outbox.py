@@ -56,6 +56,7 @@ class OutboxApi(ServiceCore):
                 channel_id=r.channel_id, user_id=r.user_id, content=r.content,
                 pictures=tuple(r.pictures),
                 panel=PanelRef(*r.panel) if r.panel else None, attempts=r.attempts,
+                edit_of=r.edit_of, target_message_id=r.target_message_id,
             )
             for r in rows
         ]

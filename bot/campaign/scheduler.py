@@ -17,7 +17,8 @@ from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
 from bot.campaign.settings import timing
 from bot.campaign.steps import StepEngine
-from storage import campaigns, timers
+from bot.rules.base import step_name
+from storage import campaigns, missed, timers
 from storage import outbox as outbox_repo
 from storage.db import Tx
 from storage.health import StorageError
@@ -149,17 +150,37 @@ class Scheduler(StepEngine):
             if not await timers.reminder_done(tx, ctx.row.id, step_no, offset, fx.now):
                 return 0
             dl = await timers.get(tx, ctx.row.id, step_no)
+            if dl is not None and dl.due_at is not None and dl.due_at <= fx.now:
+                return 0  # the bot was down past the deadline itself: no stale reminder
             due = self._at(dl.due_at) if dl is not None else None
+            name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
             for req in ctx.owing():
                 target = self._dm_target(ctx, req.seat)
                 if target is not None:
                     fx.dm(ctx, target,
-                          f"Reminder: **{ctx.row.name}** needs your input for step {step_no} "
-                          f"(deadline {messages.when(due)}).",
+                          f"Reminder: **{ctx.row.name}** needs your input ({name}; "
+                          f"deadline {messages.when(due)}).",
                           panel=(ctx.row.id, step_no, req.seat))
             return 1
 
         return run
+
+    async def _tell_gm_missed(
+        self, tx: Tx, ctx: Ctx, fx: Effects, seats: list[int], name: str
+    ) -> None:
+        """The GM hears of every missed deadline, and is warned once a seat has missed
+        ``missed_warning`` of them in a row (it is absent: replace or free it)."""
+        limit = int(timing(ctx.row.settings)["missed_warning"])
+        who = [ctx.name(s) for s in seats]
+        lines = [f"**{ctx.row.name}**: {messages.names(who)} missed the deadline ({name}); "
+                 "the default was taken."]
+        for seat in seats:
+            in_row = await missed.count(tx, ctx.row.id, seat)
+            if limit and in_row == limit:
+                lines.append(
+                    f"Warning: {ctx.name(seat)} has missed {in_row} deadlines in a row. "
+                    "/gm replace gives the seat to another member; /gm kick frees it.")
+        fx.dm(ctx, ctx.row.gm_user_id, "\n".join(lines))
 
     def _deadline(self, step_no: int) -> Intent:
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
@@ -169,16 +190,21 @@ class Scheduler(StepEngine):
                 return 0
             fx.wake = True
             owing = [ctx.name(r.seat) for r in ctx.owing()]
+            name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
             if timing(ctx.row.settings)["on_deadline"] == "wait":
                 fx.dm(ctx, ctx.row.gm_user_id,
-                      f"**{ctx.row.name}**: the deadline of step {step_no} passed; still "
+                      f"**{ctx.row.name}**: the deadline passed ({name}); still "
                       f"waiting for {messages.names(owing)}. Use /gm advance to take their "
                       "defaults or /gm extend to give more time.")
                 return 1
+            name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
+            missed = list(dict.fromkeys(r.seat for r in ctx.owing() if r.default is not None))
             stuck = await self._force_defaults(tx, ctx, fx, strict=False)
+            if missed and not (stuck and any(r.kind == "sealed" for r in ctx.pending)):
+                await self._tell_gm_missed(tx, ctx, fx, missed, name)
             if stuck:
                 fx.dm(ctx, ctx.row.gm_user_id,
-                      f"**{ctx.row.name}**: the deadline of step {step_no} passed, but "
+                      f"**{ctx.row.name}**: the deadline passed ({name}), but "
                       f"{messages.names(stuck)} has no default to take. Extend the deadline "
                       "(/gm extend) or give the seat to someone else (/gm replace).")
             return 1

@@ -11,7 +11,8 @@ from bot.errors import InvalidInput, InvalidState
 from bot.rules.base import Ruleset
 
 TIMING_DEFAULTS: dict[str, Any] = {"step_hours": 48.0, "reminders": [12.0, 1.0],
-                                   "on_deadline": "default"}
+                                   "on_deadline": "default", "missed_warning": 3}
+MAX_MISSED_WARNING = 50
 # P-12: bounds of the timing settings. A deadline further away than 30 days is no deadline
 # a group waits for, and an unbounded one overflowed the date (year 116109 for 1e9 hours).
 MAX_STEP_HOURS = 720.0
@@ -26,6 +27,8 @@ TIMING_HELP = {
     "reminders": f"hours before the deadline, up to {MAX_REMINDERS} comma-separated numbers "
                  f"above 0 and at most {MAX_STEP_HOURS:g} (e.g. 12,1), or none",
     "on_deadline": "default (missing input takes its default) or wait (tell the GM and wait)",
+    "missed_warning": f"a whole number 0..{MAX_MISSED_WARNING}: warn the GM when a seat missed "
+                      "that many deadlines in a row (0 = never)",
 }
 
 
@@ -63,6 +66,11 @@ def parse_timing(key: str, value: Any) -> Any:
             return offsets
         if key == "on_deadline" and text in ("default", "wait"):
             return text
+        if key == "missed_warning":
+            number = int(text)
+            if not 0 <= number <= MAX_MISSED_WARNING:
+                raise ValueError
+            return number
     except ValueError:
         pass
     raise InvalidInput(f"Bad value '{value}' for {key}: {TIMING_HELP[key]}.")

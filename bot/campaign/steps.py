@@ -11,29 +11,52 @@ from bot.campaign.core import Ctx, Effects, ServiceCore, step_keys
 from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
 from bot.campaign.settings import timing
+from bot.campaign.tracker import Tracker
 from bot.errors import InvalidState, RulesError
-from bot.rules.base import GM_SEAT, ActionSpec, Event, Outcome, Request
-from storage import campaigns, timers, turns
+from bot.rules.base import GM_SEAT, ActionSpec, Event, Outcome, Request, step_name
+from storage import campaigns, missed, timers, turns
+from storage import outbox as outbox_repo
 from storage.db import Tx
 from storage.events import EventRow
-from storage.outbox import NewMessage, Picture
+from storage.outbox import NewMessage, Picture, TrackerRow
 from storage.turns import Snapshot
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
+class PublicItem:
+    """One public text: a post of its own (with its pictures) or a line of the tracker."""
+
+    text: str
+    post: bool
+    pictures: list[Picture] = field(default_factory=list)
+
+
+@dataclass
 class Mail:
-    """Texts and files gathered per destination, sent as few messages as possible."""
+    """Texts and files gathered per destination, sent as few messages as possible.
+
+    ``public``: the service's own words given at construction; each is a post of its own."""
 
     public: list[str] = field(default_factory=list)
-    # picture requests; they are drawn after commit, off the event loop, by the outbox
-    public_files: list[Picture] = field(default_factory=list)
+    items: list[PublicItem] = field(default_factory=list)
+    acted: set[int] = field(default_factory=set)  # seats that acted themselves
     seats: dict[int, list[str]] = field(default_factory=dict)  # GM_SEAT = the GM
+    # picture requests; they are drawn after commit, off the event loop, by the outbox
     files: dict[int, list[Picture]] = field(default_factory=dict)
     # The text that goes with a seat's panel. It is a message of its own: clicking the panel
     # rewrites that message, which would wipe a private report (a scan) sent with it.
     panels: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.items = [PublicItem(t, True) for t in self.public] + self.items
+
+    def post(self, text: str, pictures: list[Picture] | None = None) -> None:
+        self.items.append(PublicItem(text, True, pictures or []))
+
+    def line(self, text: str) -> None:
+        self.items.append(PublicItem(text, False))
 
     def to_seat(self, seat: int, text: str) -> None:
         self.seats.setdefault(seat, []).append(text)
@@ -86,7 +109,9 @@ class StepEngine(ServiceCore):
     """Runs the rules and turns their outcome into state, events and messages."""
 
     async def _resolve_sealed(self, tx: Tx, ctx: Ctx, fx: Effects) -> None:
-        """Resolves the open sealed step with the stored submissions and defaults."""
+        """Resolves the open sealed step with the stored submissions and defaults; the
+        reveal says whose orders were defaults (missed deadline)."""
+        mail = Mail()
         actions: dict[int, dict[str, Any]] = {}
         for req in ctx.pending:
             if req.kind != "sealed":
@@ -95,18 +120,27 @@ class StepEngine(ServiceCore):
             if action is None:
                 raise InvalidState(f"{ctx.name(req.seat)} has not submitted and has no default.")
             actions[req.seat] = action
+            if req.seat not in ctx.submitted:
+                mail.line(messages.default_line(ctx.name(req.seat), req))
         dice = await self._begin_resolution(tx, ctx, fx)
         outcome = ctx.ruleset.resolve(ctx.state, actions, dice)
-        await self._apply(tx, ctx, fx, outcome, closes_step=True,
+        await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail, reveal=True,
                           answered=set(step_keys([r for r in ctx.pending if r.kind == "sealed"])))
 
     async def _act(
-        self, tx: Tx, ctx: Ctx, fx: Effects, req: Request, action: dict[str, Any]
+        self, tx: Tx, ctx: Ctx, fx: Effects, req: Request, action: dict[str, Any],
+        *, by_default: bool = False,
     ) -> None:
-        """Applies one turn/open action; a turn action always ends its step."""
+        """Applies one turn/open action; a turn action always ends its step. A default
+        taken at the deadline says so in the tracker."""
+        mail = Mail()
+        if by_default:
+            mail.line(messages.default_line(ctx.name(req.seat), req))
+        else:
+            mail.acted.add(req.seat)
         dice = await self._begin_resolution(tx, ctx, fx)
         outcome = ctx.ruleset.act(ctx.state, req.seat, action, dice)
-        await self._apply(tx, ctx, fx, outcome, closes_step=req.kind == "turn",
+        await self._apply(tx, ctx, fx, outcome, closes_step=req.kind == "turn", mail=mail,
                           answered=set(step_keys([req])) if req.kind == "turn" else set())
 
     async def _begin_resolution(self, tx: Tx, ctx: Ctx, fx: Effects) -> Any:
@@ -123,15 +157,17 @@ class StepEngine(ServiceCore):
     async def _apply(
         self, tx: Tx, ctx: Ctx, fx: Effects, outcome: Outcome, *, closes_step: bool,
         answered: set[str] | None = None,
-        mail: Mail | None = None,
+        mail: Mail | None = None, reveal: bool = False,
     ) -> None:
         """``answered``: the step keys this resolution answered; None when the step is over
-        whatever remains (start, GM edits)."""
+        whatever remains (start, GM edits). ``reveal``: the events reveal a sealed step."""
         mail = mail or Mail()
+        if reveal:
+            mail.acted |= {s for s in ctx.submitted}
         ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
         ctx.row.state = ctx.state.model_dump(mode="json")
         fx.save = "state"
-        self._route(ctx, fx, outcome.events, mail)
+        self._route(ctx, fx, outcome.events, mail, reveal=reveal, finished=outcome.finished)
         if outcome.finished:
             # The last public event is the rule set's closing word (HRFT: the report of every
             # ship); a parent campaign hears it too.
@@ -151,7 +187,7 @@ class StepEngine(ServiceCore):
                 ctx.row.step_keys = sorted(keys)
             elif closes_step or sorted(keys) != ctx.row.step_keys:
                 await self._open_step(tx, ctx, fx, mail)
-        self._flush(ctx, fx, mail)
+        await self._flush(tx, ctx, fx, mail)
 
     async def _finish(
         self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail, line: str, report: str = ""
@@ -161,7 +197,12 @@ class StepEngine(ServiceCore):
         fx.save = "state" if fx.save == "state" else "row"
         await timers.close_open(tx, ctx.row.id)
         fx.wake = True
-        mail.public.append(line)
+        # the closing line goes with the rule set's closing word (the victory), one post
+        last = next((i for i in reversed(mail.items) if i.post), None)
+        if last is not None and len(last.text) + len(line) < messages.MESSAGE_LIMIT:
+            last.text += f"\n{line}"
+        else:
+            mail.post(line)
         if ctx.row.parent_id is not None:
             await self._report_to_parent(tx, ctx, fx, line, report)
 
@@ -179,7 +220,8 @@ class StepEngine(ServiceCore):
             fx.messages.append(NewMessage(parent.id, "channel", part, channel_id=parent.channel_id))
 
     async def _open_step(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
-        """A new step: new number, a deadline, one DM panel per asked seat, one channel line."""
+        """A new step: new number, a deadline, one DM panel per asked seat; the channel's
+        tracker (edited or posted by ``_flush``) says who is owed."""
         row = ctx.row
         row.step_no += 1
         row.step_keys = step_keys(ctx.pending)
@@ -198,13 +240,10 @@ class StepEngine(ServiceCore):
                 tx, row.id, row.step_no, due, timing(row.settings)["reminders"], fx.now
             )
             deadline = self._at(due)
+        name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
         for req in ctx.pending:
-            mail.panel(req.seat, f"**{row.name}**, step {row.step_no}: {req.prompt}"
+            mail.panel(req.seat, f"**{row.name}**, {name}: {req.prompt}"
                        + messages.deadline_note(deadline))
-        for kind in ("sealed", "turn", "open"):
-            who = [ctx.name(r.seat) for r in ctx.pending if r.kind == kind]
-            if who:
-                mail.public.append(messages.step_line(kind, list(dict.fromkeys(who)), deadline))
 
     @staticmethod
     def _asks_nobody(ctx: Ctx, mail: Mail) -> None:
@@ -219,8 +258,16 @@ class StepEngine(ServiceCore):
                      "asked to act, which is a bug in the bot. Use /gm undo to go back one "
                      "step, and tell the bot's admin.")
 
-    def _route(self, ctx: Ctx, fx: Effects, events: list[Event], mail: Mail) -> None:
-        """Logs every event with its audience and files it under the right destination."""
+    def _route(self, ctx: Ctx, fx: Effects, events: list[Event], mail: Mail, *,
+               reveal: bool = False, finished: bool = False) -> None:
+        """Logs every event with its audience and files it under the right destination.
+
+        A public event is a post of its own when people must see it: it has a picture, it
+        reveals a sealed step, it is a list or report (several lines), or it is the closing
+        word of the game; routine one-liners (passes, draws, automatic phases) are lines of
+        the tracker. A rule set overrides that per event with ``Event.post``."""
+        public = [e for e in events if e.audience.kind == "public"]
+        closing = public[-1] if finished and public else None
         for ev in events:
             seat = ev.audience.seat if ev.audience.kind == "seat" else None
             fx.events.append(EventRow(
@@ -230,8 +277,12 @@ class StepEngine(ServiceCore):
             ))
             files = [self._picture(ctx, ev)] if ev.image is not None else []
             if ev.audience.kind == "public":
-                mail.public.append(ev.text)
-                mail.public_files.extend(files)
+                post = ev.post if ev.post is not None else (
+                    bool(files) or reveal or "\n" in ev.text.strip() or ev is closing)
+                if post:
+                    mail.post(ev.text, files)
+                else:
+                    mail.line(ev.text)
             else:
                 dest = GM_SEAT if ev.audience.kind == "gm" else (seat or 0)
                 mail.to_seat(dest, ev.text)
@@ -244,16 +295,18 @@ class StepEngine(ServiceCore):
         view = ctx.ruleset.view(ctx.state, ev.image.viewer)
         return Picture(f"{ev.image.name}.png", ctx.row.ruleset, ev.image.name, view)
 
-    def _flush(self, ctx: Ctx, fx: Effects, mail: Mail) -> None:
-        """One or two channel messages (split at 2000 characters); per seat one DM of private
-        news, then one DM carrying the panel."""
+    async def _flush(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
+        """Public items to the channel: posts as messages of their own, routine lines into
+        the step tracker (posted when its step opens, then edited); per seat one DM of
+        private news, then one DM carrying the panel."""
         row = ctx.row
-        parts = messages.split("\n".join(mail.public))
-        for i, part in enumerate(parts):
-            files = mail.public_files[:10] if i == 0 else []
-            fx.messages.append(
-                NewMessage(row.id, "channel", part, channel_id=row.channel_id, pictures=files)
-            )
+        # What this intent queued so far goes first: a tracker's first post needs its id.
+        await outbox_repo.enqueue(tx, fx.messages, fx.now)
+        fx.messages.clear()
+        fx.wake = True
+        if mail.acted:
+            await missed.clear(tx, row.id, sorted(mail.acted))  # they are here after all
+        await self._flush_public(tx, ctx, fx, mail)
         for seat in sorted(set(mail.seats) | set(mail.panels)):
             user_id = self._dm_target(ctx, seat)
             if user_id is None:
@@ -270,6 +323,121 @@ class StepEngine(ServiceCore):
                     row.id, "dm", mail.panels[seat], user_id=user_id,
                     panel=(row.id, row.step_no, seat),
                 ))
+
+    async def _flush_public(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
+        """Lines before the first post belong to the tracker the intent started in; when
+        the step (key) changed, the lines after a post belong to the new step's tracker,
+        which is posted after everything else (its first post mentions who is owed)."""
+        row = ctx.row
+        stored = await outbox_repo.tracker(tx, row.id)
+        cur = Tracker.from_data(stored.key, stored.outbox_id, stored.data) if stored else None
+        target = None
+        if row.status in ("running", "paused") and ctx.pending:
+            sn = step_name(ctx.ruleset, ctx.state, ctx.pending)
+            target = (sn.key or f"step-{row.step_no}", sn.name)
+        closing = cur if cur is not None and target is not None and cur.key != target[0] else None
+        new = (Tracker(target[0], target[1], row.name)
+               if target is not None and (cur is None or closing is not None) else None)
+        live = new or (cur if target is not None else None)
+        if target is None and cur is not None:
+            cur.close()  # the game is over (or nothing is asked): nobody is owed
+        first = cur or new
+        for seat in sorted(mail.acted):
+            if first is not None:
+                first.add_acted(ctx.name(seat))
+        out: list[NewMessage | Tracker] = []  # a Tracker: its final version goes there
+        sink = first
+        for item in mail.items:
+            if not item.post and sink is not None:
+                if not sink.fits(item.text):  # full: it keeps what it has, a new one goes on
+                    out.append(sink)
+                    nxt = sink.continuation()
+                    if sink is live:
+                        live = nxt
+                    if sink is closing:
+                        closing = nxt
+                    sink = nxt
+                sink.lines.append(item.text)
+                continue
+            if sink is not None and sink is closing and new is not None:
+                closing.close()
+                out.append(closing)  # the old step's tracker is done before the post
+                sink = new
+            last = out[-1] if out else None
+            if (isinstance(last, NewMessage) and not item.pictures
+                    and len(last.content) + len(item.text) < messages.MESSAGE_LIMIT):
+                last.content += f"\n{item.text}"  # posts in a row without pictures: one
+                continue
+            for i, part in enumerate(messages.split(item.text)):
+                out.append(NewMessage(row.id, "channel", part, channel_id=row.channel_id,
+                                      pictures=item.pictures[:10] if i == 0 else []))
+        if closing is not None and closing not in out:
+            closing.close()
+            out.append(closing)
+        if sink is not None and sink is not live and sink not in out:
+            out.append(sink)
+        if live is not None:
+            newly = await self._tracker_status(tx, ctx, live)
+            out.append(live)
+        elif cur is not None and cur not in out:
+            out.append(cur)
+        for entry in out:
+            if isinstance(entry, NewMessage):
+                await outbox_repo.enqueue_one(tx, entry, fx.now)
+                continue
+            content = entry.render()
+            if entry.outbox_id is None:
+                entry.outbox_id = await outbox_repo.enqueue_one(tx, NewMessage(
+                    row.id, "channel", content, channel_id=row.channel_id), fx.now)
+            elif content != entry.shown:
+                await outbox_repo.enqueue_one(tx, NewMessage(
+                    row.id, "channel", content, channel_id=row.channel_id,
+                    edit_of=entry.outbox_id), fx.now)
+            entry.shown = content
+        keep = live or cur
+        if keep is None or row.status == "ended":
+            await outbox_repo.drop_tracker(tx, row.id)
+            return
+        assert keep.outbox_id is not None
+        await outbox_repo.put_tracker(tx, TrackerRow(row.id, keep.key, keep.outbox_id,
+                                                     keep.data()))
+        if live is not None and live is not new:
+            self._turn_notices(ctx, fx, live, newly)
+
+    async def _tracker_status(self, tx: Tx, ctx: Ctx, live: Tracker) -> list[int]:
+        """Sets the open step's name, who is owed and the deadline; returns the seats newly
+        owed (their turn starts now)."""
+        row = ctx.row
+        title = step_name(ctx.ruleset, ctx.state, ctx.pending).name
+        if title != live.title and live.lines:
+            live.lines.append(f"*{title}*")  # the next phase of the same turn begins
+        live.title = title
+        owing = list(dict.fromkeys(r.seat for r in ctx.owing()))
+        newly = [s for s in owing if s not in live.owed_seats]
+        live.owed_seats = owing
+        live.owed = [self._mention(ctx, s) for s in owing]
+        dl = await timers.get(tx, row.id, row.step_no)
+        live.deadline = dl.due_at if dl is not None and dl.status == "open" else None
+        return newly
+
+    @staticmethod
+    def _mention(ctx: Ctx, seat: int) -> str:
+        if seat == GM_SEAT:
+            return messages.mention(ctx.row.gm_user_id)
+        p = ctx.player(seat)
+        return messages.mention(p.user_id) if p is not None and p.active else ctx.name(seat)
+
+    def _turn_notices(self, ctx: Ctx, fx: Effects, live: Tracker, newly: list[int]) -> None:
+        """A mention in an EDIT notifies nobody on Discord. A seat whose turn starts in a
+        tracker already posted is notified by its new DM panel; one that gets no DMs gets a
+        short channel post with the mention instead (the tracker's first post mentions the
+        seats owed when it opens)."""
+        for seat in newly:
+            p = ctx.player(seat)
+            if seat == GM_SEAT or p is None or not p.active or p.dm_ok:
+                continue
+            fx.channel(ctx, f"{messages.mention(p.user_id)}: your turn in **{ctx.row.name}** "
+                            f"({live.title}). Use /orders here.")
 
     @staticmethod
     def _dm_target(ctx: Ctx, seat: int) -> int | None:
@@ -310,5 +478,5 @@ class StepEngine(ServiceCore):
             if ctx.row.step_no != step or ctx.row.status == "ended":
                 break
             if req.default is not None and req in ctx.pending:
-                await self._act(tx, ctx, fx, req, req.default)
+                await self._act(tx, ctx, fx, req, req.default, by_default=True)
         return stuck

@@ -9,7 +9,7 @@ from bot.campaign.core import CampaignBroken, Ctx, Effects
 from bot.campaign.drafts import check_number, check_numbers, number_range
 from bot.campaign.inputs import check_action, check_draft, check_id
 from bot.campaign.models import Actor, Panel, SubmitResult
-from bot.campaign.steps import StepEngine, validate_action
+from bot.campaign.steps import Mail, StepEngine, validate_action
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.rules.base import GM_SEAT, Request
 from storage import timers, turns
@@ -137,10 +137,8 @@ class Submissions(StepEngine):
             return SubmitResult(row.id, step_no, req.seat, "sealed", replaced, resolved=True,
                                 waiting_for=[], message="Orders in; all orders are in, resolved.")
         if not replaced:
-            # one line per first submission, names only: content stays sealed
-            fx.channel(ctx, messages.progress_line(
-                ctx.name(req.seat), len(sealed) - len(waiting), len(sealed), waiting
-            ))
+            # the tracker shows who is in, names only: content stays sealed
+            await self._flush(tx, ctx, fx, Mail(acted={req.seat}))
         verb = "changed" if replaced else "stored"
         return SubmitResult(
             row.id, step_no, req.seat, "sealed", replaced, resolved=False, waiting_for=waiting,

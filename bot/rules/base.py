@@ -17,7 +17,7 @@ panel can build them from Selects and Buttons; each rule set validates them and 
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -65,6 +65,10 @@ class Event(BaseModel):
     text: str
     data: dict[str, Any] = Field(default_factory=dict)
     image: ImageRef | None = None
+    # Where a public event goes: True = a post of its own (what people must see), False = a
+    # line of the step tracker (routine), None = the service decides (a post when it has a
+    # picture, reveals a sealed step or ends the game; else a tracker line).
+    post: bool | None = None
 
 
 class Seat(BaseModel):
@@ -183,6 +187,8 @@ class Ruleset(Protocol):
     # Optional: ``gm_actions(state) -> list[ActionSpec]`` lists what the GM may do at any
     # time (HRFT manual damage); the service applies it with ``act(state, GM_SEAT, ...)``
     # without the GM ever appearing in ``pending``.
+    # Optional: ``step_name(state, pending) -> StepName``, the step tracker's key and plain
+    # name for the open step (see ``step_name`` below for the default).
     # Optional: ``demo_options: dict[str, str]``, settings the offline demo uses unless told
     # otherwise (FTCamp has no end of its own: the demo plays one round).
     # Optional hooks of the service's viewer-scoped reads (bot/campaign/reads.py), so a cog
@@ -192,6 +198,25 @@ class Ruleset(Protocol):
     # (option changes, summary, seats)``, ``export_file(state, options, seats) -> (filename,
     # text, note)``, ``upload_names(filename, data, state, action_type) -> list[str]``,
     # ``side_file(state, seat, title, ended) -> (filename, text, note)``.
+
+
+class StepName(NamedTuple):
+    """What the step tracker shows for the open step. ``key``: steps with the same key share
+    one tracker message (e.g. the phases of one game turn); None = this step alone.
+    ``name``: the step in plain words, e.g. "Turn 3: deployment"."""
+
+    key: str | None
+    name: str
+
+
+def step_name(ruleset: Any, state: Any, pending: list[Request]) -> StepName:
+    """The optional hook ``step_name(state, pending) -> StepName``, or a name made from the
+    requests' step names when the rule set has none (each step then has its own tracker)."""
+    hook = getattr(ruleset, "step_name", None)
+    if hook is not None:
+        return hook(state, pending)  # type: ignore[no-any-return]
+    steps = dict.fromkeys(r.step.replace("_", " ").replace("-", " ") for r in pending)
+    return StepName(None, ", ".join(steps).capitalize() or "Waiting")
 
 
 @runtime_checkable

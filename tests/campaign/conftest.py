@@ -84,7 +84,16 @@ async def outbox(db: Database) -> list[OutboxRow]:
 
 
 def channel_texts(rows: list[OutboxRow]) -> list[str]:
-    return [r.content for r in rows if r.kind == "channel"]
+    """Each channel message in its final form: an edit (a step tracker) replaces the text
+    of the message it edits, as the channel shows it."""
+    final = {r.edit_of: r.content for r in rows if r.kind == "channel" and r.edit_of}
+    return [final.get(r.id, r.content) for r in rows if r.kind == "channel" and not r.edit_of]
+
+
+def latest(rows: list[OutboxRow], n: int = 2) -> str:
+    """The last ``n`` channel messages in their final form: a result is followed by the
+    tracker of the step it opens."""
+    return "\n".join(channel_texts(rows)[-n:])
 
 
 def dms_to(rows: list[OutboxRow], actor: Actor) -> list[OutboxRow]:

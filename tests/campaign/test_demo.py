@@ -131,7 +131,7 @@ async def test_stuck_game_fails_clearly_and_the_gm_page_shows_why(tmp_path: Path
     with pytest.raises(DemoFailed, match="stuck: nobody has a panel to answer"):
         await run_demo("guess", out, seed=1, players=2, absent={2}, options={"on_deadline": "wait"})
     gm_page = (out / "gm.md").read_text()
-    assert "the deadline of step 1 passed; still waiting for Bob" in gm_page
+    assert "the deadline passed (Guess); still waiting for Bob" in gm_page
     assert "Reminder" in (out / "dm-bob.md").read_text()
 
 

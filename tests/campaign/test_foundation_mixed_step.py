@@ -20,6 +20,7 @@ from tests.campaign.conftest import (
     FakeClock,
     channel_texts,
     dms_to,
+    latest,
     outbox,
 )
 from tests.support import mixed
@@ -63,8 +64,8 @@ async def test_the_step_asks_both_kinds_at_once(service: CampaignService, db: Da
     assert status.pending == ["Alice", "Bob", "Carol"]
     rows = await outbox(db)
     opening = channel_texts(rows)[-1]
-    assert "Waiting for orders from: Alice, Bob" in opening
-    assert "It is Carol's turn" in opening
+    # one tracker for the step: everyone owed is mentioned, sealed and turn alike
+    assert f"Waiting for <@{ALICE.user_id}>, <@{BOB.user_id}>, <@{CAROL.user_id}>" in opening
     for who, prompt in ((ALICE, "Hide in a box"), (BOB, "Hide in a box"),
                         (CAROL, "Call a box out loud")):
         [dm] = dms_to(rows, who)
@@ -87,8 +88,8 @@ async def test_sealed_first_then_turn_reveals_after_the_call(
     assert "You hide in box 1." in "\n".join(r.content for r in dms_to(await outbox(db), ALICE))
     assert "Reveal" not in public
     await answer(service, info, CAROL, 2)
-    last = channel_texts(await outbox(db))[-1]
-    # One message: the call, then the reveal with the answers as last changed.
+    last = latest(await outbox(db), 4)
+    # The call (a tracker line), then the reveal (a post) with the answers as last changed.
     assert last.index("Carol calls box 2.") < last.index("Reveal:")
     assert "Alice hid in box 1, Bob hid in box 2; found: Bob." in last
 
@@ -105,7 +106,7 @@ async def test_turn_first_then_sealed_reveals_after_the_last_hider(
     public = await public_text(service, db)
     assert not any(s in public for s in SECRETS), public
     await answer(service, info, BOB, 3)
-    last = channel_texts(await outbox(db))[-1]
+    last = latest(await outbox(db))
     assert last.index("Every hider is hidden.") < last.index("Reveal:")
     assert "Alice hid in box 1, Bob hid in box 3; found: Alice." in last
     # The reveal's public event is logged after the call's.
@@ -131,8 +132,8 @@ async def test_a_stored_sealed_answer_survives_the_turn_action_of_the_same_step(
     assert (await service.status(CHANNEL, GM.user_id)).pending == ["Bob"]  # Alice is in
     result = await answer(service, info, BOB, 3)
     assert result.resolved  # type: ignore[attr-defined]
-    assert "Alice hid in box 2, Bob hid in box 3; found: Alice." in channel_texts(
-        await outbox(db))[-1]
+    assert "Alice hid in box 2, Bob hid in box 3; found: Alice." in latest(
+        await outbox(db))
 
 
 async def test_the_turn_panel_stays_valid_when_the_sealed_part_completes(
@@ -143,7 +144,7 @@ async def test_the_turn_panel_stays_valid_when_the_sealed_part_completes(
     await answer(service, info, ALICE, 2)
     await answer(service, info, BOB, 3)
     await answer(service, info, CAROL, 2, step=panel_step)
-    assert "found: Alice." in channel_texts(await outbox(db))[-1]
+    assert "found: Alice." in latest(await outbox(db))
 
 
 async def test_the_deadline_takes_every_default_of_a_mixed_step(

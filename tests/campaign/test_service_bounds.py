@@ -20,8 +20,8 @@ from tests.campaign.conftest import (
     GUILD,
     SEED,
     FakeClock,
-    channel_texts,
     guess,
+    latest,
     outbox,
     started,
 )
@@ -67,8 +67,8 @@ async def test_undo_works_to_the_configured_depth_then_refuses_clearly(
     for undone in (6, 5, 4):
         await service.gm_undo(GM, CHANNEL)
         assert await state_of(db, info.id) == before[undone - 1]
-        # the notice quotes what it took back (Bob's or Alice's pass), not a number
-        assert "the GM undid the last result" in channel_texts(await outbox(db))[-1]
+        # the notice (then the step's tracker) quotes what it took back, not a number
+        assert "the GM undid the last result" in latest(await outbox(db))
     state, messages = await state_of(db, info.id), len(await outbox(db))
     with pytest.raises(InvalidState) as refused:
         await service.gm_undo(GM, CHANNEL)
@@ -130,8 +130,12 @@ async def test_restart_after_pruning_sends_nothing_twice_and_undo_still_works(
         # only the undo's own messages are new: its notice and the re-opened step's panels
         new = await service.outbox_pending(100)
         assert min(m.id for m in new) > max(r.id for r in rows)
-        [notice] = [m.content for m in new if m.kind == "channel"]
-        assert "the GM undid the last result" in notice
+        # the channel: the old step's tracker closes (an edit), then the undo's notice, then
+        # the re-opened step's tracker
+        fresh = [r for r in await outbox(db) if r.id > max(r.id for r in rows)]
+        posts = [r.content for r in fresh if r.kind == "channel" and not r.edit_of]
+        assert "the GM undid the last result" in posts[0] and len(posts) == 2
+        assert [r.edit_of for r in fresh if r.kind == "channel" and r.edit_of] != []
     finally:
         await db.close()
 
@@ -147,7 +151,7 @@ async def test_cache_evicts_the_least_recently_used_and_reloads_it(
     assert service._cache.keys() == [second.id, third.id]  # the first one was dropped
     # Reloaded from the database, the first campaign still has Alice's sealed guess.
     assert (await service.submit(BOB, first.id, 1, guess(2))).resolved
-    assert "Guesses: Alice 4, Bob 2" in channel_texts(await outbox(db))[-1]
+    assert "Guesses: Alice 4, Bob 2" in latest(await outbox(db))
     assert service._cache.keys() == [third.id, first.id]
     await service.submit(ALICE, second.id, 1, guess(6))  # using one makes it the newest
     assert service._cache.keys() == [first.id, second.id]
@@ -164,7 +168,7 @@ async def test_a_write_made_elsewhere_is_seen_after_eviction_too(
     info = await started(one, ALICE, BOB)
     await two.submit(ALICE, info.id, 1, guess(3))
     await one.submit(BOB, info.id, 1, guess(5))
-    assert "Guesses: Alice 3, Bob 5" in channel_texts(await outbox(db))[-1]
+    assert "Guesses: Alice 3, Bob 5" in latest(await outbox(db))
 
 
 async def test_concurrent_intents_of_one_campaign_both_land_and_leave_no_lock(
@@ -175,7 +179,7 @@ async def test_concurrent_intents_of_one_campaign_both_land_and_leave_no_lock(
         service.submit(ALICE, info.id, 1, guess(2)), service.submit(BOB, info.id, 1, guess(3))
     )
     assert sorted(r.resolved for r in results) == [False, True]
-    assert "Guesses: Alice 2, Bob 3" in channel_texts(await outbox(db))[-1]
+    assert "Guesses: Alice 2, Bob 3" in latest(await outbox(db))
     assert len(service._locks) == 0
 
 

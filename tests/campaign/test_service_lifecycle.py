@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.campaign import Actor, CampaignService
@@ -102,7 +104,11 @@ async def test_start_posts_one_channel_line_and_one_dm_panel_per_seat(
     info = await started(service, ALICE, BOB, CAROL)
     rows = await outbox(db)
     opening = channel_texts(rows)[-1]
-    assert "Waiting for orders from: Alice, Bob, Carol (deadline <t:" in opening
+    # the step's tracker: its name, who is owed (mentioned), the deadline both ways
+    assert opening.startswith("**Dice Cup**: Guess")
+    assert (f"Waiting for <@{ALICE.user_id}>, <@{BOB.user_id}>, <@{CAROL.user_id}>; "
+            "deadline <t:") in opening
+    assert re.search(r"<t:(\d+):f> \(<t:\1:R>\)", opening)
     panels = [r for r in rows if r.kind == "dm"]
     assert sorted(r.user_id for r in panels) == [ALICE.user_id, BOB.user_id, CAROL.user_id]
     assert {r.panel for r in panels} == {(info.id, 1, 1), (info.id, 1, 2), (info.id, 1, 3)}
@@ -114,8 +120,9 @@ async def test_settings_validate_everything_before_changing_anything(
     await service.create(GM, GUILD, CHANNEL, "guess", "Dice Cup")
     shown = await service.settings(GM, CHANNEL, {})
     assert shown == {"step_hours": "48", "reminders": "12,1", "on_deadline": "default",
-                     "target": "3", "defaults": "True"}
-    with pytest.raises(InvalidInput, match="Allowed: step_hours, reminders, on_deadline, target"):
+                     "missed_warning": "3", "target": "3", "defaults": "True"}
+    allowed = "Allowed: step_hours, reminders, on_deadline, missed_warning, target"
+    with pytest.raises(InvalidInput, match=allowed):
         await service.settings(GM, CHANNEL, {"step_hours": "5", "colour": "red"})
     with pytest.raises(InvalidInput, match="on_deadline"):
         await service.settings(GM, CHANNEL, {"step_hours": "5", "on_deadline": "later"})

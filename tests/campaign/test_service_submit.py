@@ -36,22 +36,27 @@ async def test_sealed_orders_are_stored_changed_and_revealed_together(
     assert changed.replaced and not changed.resolved
     await service.submit(BOB, info.id, 1, guess(5))
     rows = (await outbox(db))[before:]
-    progress = channel_texts(rows)
-    # one line per first submission, names only; a change posts nothing
-    assert progress == ["Alice's orders are in (1 of 3); still waiting for Bob, Carol.",
-                        "Bob's orders are in (2 of 3); still waiting for Carol."]
+    # no new post: the step's tracker is edited (names only); a change edits nothing, and
+    # the unsent edits of one tracker are coalesced into the latest
+    assert [r.edit_of is not None for r in rows if r.kind == "channel"] == [True]
+    tracker = channel_texts(await outbox(db))[-1]
+    assert "Acted: Alice, Bob." in tracker and f"Waiting for <@{CAROL.user_id}>" in tracker
+    assert "6" not in tracker.replace("<@", "").split("\n", 2)[-1]
     panel = await service.panel(info.id, 1, 1)
     assert panel.submitted == guess(2)
     last = await service.submit(CAROL, info.id, 1, guess(4))
     assert last.resolved
-    reveal = channel_texts((await outbox(db))[before:])[2:]
-    assert len(reveal) == 1  # the reveal and the next step's line: one message
-    assert "Guesses: Alice 2, Bob 5, Carol 4" in reveal[0] and "It is Alice's turn" in reveal[0]
+    new = [r for r in (await outbox(db))[before:] if r.kind == "channel" and not r.edit_of]
+    assert len(new) == 2  # the reveal, then the next step's tracker that mentions Alice
+    assert "Guesses: Alice 2, Bob 5, Carol 4" in new[0].content
+    assert f"Waiting for <@{ALICE.user_id}>" in new[1].content
     # The private news is a DM of its own, before the panel DM: clicking the panel rewrites
     # the panel's message, and must not wipe the news (issue 4's scan reports).
     news, panel_dm = dms_to(await outbox(db), ALICE)[-2:]
     assert news.content == "Your guess was locked as 2." and news.panel is None
-    assert panel_dm.panel is not None and "step 2" in panel_dm.content
+    # the panel's heading names the step in plain words, never its internal number
+    assert panel_dm.panel == (info.id, 2, 1) and panel_dm.content.startswith("**Dice Cup**, Bank:")
+    assert "step" not in panel_dm.content
     assert "locked" not in panel_dm.content
 
 
@@ -101,7 +106,10 @@ async def test_turn_actions_apply_at_once_in_seat_order(
     await service.submit(BOB, info.id, 1, guess(4))
     result = await service.submit(ALICE, info.id, 2, {"type": "pass"})
     assert result.kind == "turn" and result.resolved
-    assert "Alice passes.\nIt is Bob's turn" in channel_texts(await outbox(db))[-1]
+    # the pass is a line of the step's tracker; the next step's tracker mentions Bob
+    old_tracker, new_tracker = channel_texts(await outbox(db))[-2:]
+    assert "Alice passes." in old_tracker and "Waiting" not in old_tracker
+    assert f"Waiting for <@{BOB.user_id}>" in new_tracker
     await service.submit(BOB, info.id, 3, {"type": "bank"})
     assert [p.request.step for p in await service.panels_for(info.id, ALICE.user_id)] == ["guess"]
 

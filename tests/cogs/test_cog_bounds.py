@@ -44,10 +44,10 @@ async def test_undo_beyond_the_kept_depth_is_refused_with_a_clear_message(
     await resolve_three(world)
     for _ in range(2):
         result = await world.gm.slash(world.chan, "gm undo")
-        # the GM reads what the channel was told
+        # the GM reads what the channel was told: the notice, then the step's tracker
         assert result.response.content == ("Undone. The channel was told:\n"
-                                           + texts(world.chan)[-1])
-        assert "the GM undid the last result" in texts(world.chan)[-1]
+                                           + texts(world.chan)[-2])
+        assert "the GM undid the last result" in texts(world.chan)[-2]
     channel = texts(world.chan)
     refused = await world.gm.slash(world.chan, "gm undo")
     assert refused.ephemeral
@@ -67,8 +67,9 @@ async def test_a_restart_after_pruning_sends_nothing_twice(world: World, db_path
     # the kept snapshots survived the restart: the newest resolution can still be undone
     result = await world.gm.slash(world.chan, "gm undo")
     assert result.response.content.startswith("Undone. The channel was told:")
-    assert texts(world.chan)[:-1] == channel
-    assert "the GM undid the last result" in texts(world.chan)[-1]
+    assert len(texts(world.chan)) == len(channel) + 2  # the notice and the step's tracker
+    assert texts(world.chan)[:-3] == channel[:-1]  # only the last tracker was edited
+    assert "the GM undid the last result" in texts(world.chan)[-2]
 
 
 async def test_campaign_list_defers_and_lists_each_live_campaign(world: World) -> None:

@@ -59,7 +59,8 @@ async def test_start_sends_each_player_a_panel_by_dm(world: World) -> None:
         assert any(i.startswith("adm:") and ":sub:" in i for i in ids)
         assert all(len(i) <= 100 for i in ids)
     # The channel says who is awaited, with no panel in it.
-    assert any("alice" in t and "bob" in t for t in texts(world.chan))
+    mentions = (f"<@{world.alice.user.id}>", f"<@{world.bob.user.id}>")
+    assert any(all(m in t for m in mentions) for t in texts(world.chan))
     assert all(not custom_ids(m) for m in world.chan.history())
 
 

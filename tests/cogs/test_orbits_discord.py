@@ -3,6 +3,7 @@ campaign on the DM panels, from /campaign create to the victory (O-1 to O-18).""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -102,26 +103,41 @@ async def open_orbits(w: World, target_rp: int = 10) -> None:
     assert result.ephemeral
 
 
+@dataclass
+class Seen:
+    """What changed in the channel since the last look: new posts and edited messages (the
+    step tracker), each in its current form, in channel order."""
+
+    content: str
+    attachments: list[discord.Attachment]
+    posts: int
+
+
 class Watch:
-    """Counts what reaches the channel between two moments."""
+    """Counts what reaches the channel between two moments (posts and edits)."""
 
     def __init__(self, channel: simcord.ChannelHandle) -> None:
         self.channel = channel
-        self.seen = len(public(channel))
+        self.shown = {m.id: m.content for m in public(channel)}
 
     def new(self) -> list[discord.Message]:
         messages = public(self.channel)
-        fresh, self.seen = messages[self.seen:], len(messages)
+        fresh = [m for m in messages if self.shown.get(m.id) != m.content]
+        self.shown = {m.id: m.content for m in messages}
         return fresh
 
-    async def one(self, env: simcord.Env | None = None) -> discord.Message:
-        """Exactly one new channel message (one per action, DESIGN: a reveal is one message)."""
+    async def one(self, env: simcord.Env | None = None) -> Seen:
+        """What one action changed: the tracker's edit and at most two new posts (a result,
+        then the next step's tracker); DESIGN: routine lines edit the tracker."""
+        before = set(self.shown)
         fresh = self.new()
         if not fresh and env is not None:
             await env.settle()  # the outbox dispatcher may still be sending
             fresh = self.new()
-        assert len(fresh) == 1, [m.content for m in fresh]
-        return fresh[0]
+        posts = sum(1 for m in fresh if m.id not in before)
+        assert fresh and posts <= 2, [m.content for m in fresh]
+        return Seen("\n".join(m.content for m in fresh),
+                    [a for m in fresh for a in m.attachments], posts)
 
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -213,9 +229,11 @@ async def test_a_whole_two_player_campaign_in_discord(
     # Turn 1, Transit (O-9): both send their card to Orbit 1 (distance 1, O-3).
     await act(alice, "Depart from Home of alice",
               {"From": ["home:1"], "Cards": ["6C"], "Destination": ["orbit:1"]})
-    line = (await watch.one(w.env)).content
+    seen = await watch.one(w.env)
+    line = seen.content
+    assert seen.posts == 0  # a routine line: the turn's tracker is edited
     assert "alice sends 1 face-down card from Home of alice to Orbit 1" in line
-    assert "6♣" not in line and "bob's turn" in line
+    assert "6♣" not in line and f"Waiting for <@{bob.user.id}>" in line
     await act(bob, "Depart from Home of bob",
               {"From": ["home:2"], "Cards": ["9S"], "Destination": ["orbit:1"]})
     # Nothing else to do for anyone (O-D2): deployment passes, the map, turn 2, one message.
@@ -277,7 +295,8 @@ async def test_a_whole_two_player_campaign_in_discord(
     await watch.one(w.env)
     await w.env.advance_time(48 * HOUR + 60)  # the deadline passes: alice passes by default
     lapsed = "\n".join(m.content for m in watch.new())
-    assert "alice passes." in lapsed and "bob's turn" in lapsed
+    assert "alice missed the deadline: pass by default." in lapsed
+    assert "alice passes." in lapsed and f"Waiting for <@{bob.user.id}>" in lapsed
     await pass_turn(bob)
     battle = (await watch.one(w.env)).content
     assert "Map after the Deployment phase of turn 3" in battle
@@ -288,7 +307,9 @@ async def test_a_whole_two_player_campaign_in_discord(
     # Battle reports (O-15) differ: the GM is asked, the reports go to the GM only.
     await act(alice, None, {"alice's losses": ["6"], "bob's losses": ["9"], "Defeated": ["2"]})
     progress = (await watch.one(w.env)).content
-    assert "alice's orders are in (1 of 2)" in progress and "9" not in progress
+    # the battle's tracker: alice is in (names only), bob is owed
+    assert "Acted: alice." in progress and f"Waiting for <@{bob.user.id}>" in progress
+    assert "9" not in progress.split("\n", 2)[-1]
     await act(bob, None, {"alice's losses": ["11"], "bob's losses": ["3"], "Defeated": ["1"]})
     assert "the reports differ; the GM will enter the result" in (await watch.one(w.env)).content
     # The reports are a DM of their own just above the GM's panel, so they stay readable

@@ -149,7 +149,8 @@ class MixedRuleset:
             return Outcome(state=st, events=events)
         st.found = [s for s, b in sorted(st.boxes.items()) if b == st.call]
         places = ", ".join(f"{st.names[s]} hid in box {b}" for s, b in sorted(st.boxes.items()))
-        events.append(Event(audience=Audience.public(), kind="reveal",
+        # a one-line result: marked as a post of its own, not a line of the tracker
+        events.append(Event(audience=Audience.public(), kind="reveal", post=True,
                             text=f"Reveal: {places}; found: "
                                  f"{', '.join(st.names[s] for s in st.found) or 'nobody'}."))
         st.phase = "approve"

@@ -26,6 +26,7 @@ from bot.rules.ftcamp.demo import demo_scenario
 from bot.rules.ftcamp.model import Choice, HexRun, State
 from bot.rules.ftcamp.scan import groups_in, is_contested, scan_report
 from bot.rules.ftcamp.scenario import load_scenario
+from bot.rules.ftcamp.step_names import step_name
 from bot.rules.ftcamp.views import status_text, view_of
 
 SEALED = ("orders", "special", "engage", "chase", "reserves", "patrol")
@@ -58,6 +59,7 @@ class FTCampRuleset:
     max_seats = 6
     options_model = FTCampOptions
     demo_options = {"rounds": "1"}  # E-D32: the seed has no end; the demo plays one round
+    step_name = staticmethod(step_name)  # the step tracker's name (bot.rules.base.StepName)
     state_model = State
     help_text = HELP
 

@@ -12,7 +12,17 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.errors import InvalidState, NotFound, PermissionDenied, RulesError
-from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, Outcome, Request, Seat
+from bot.rules.base import (
+    GM_SEAT,
+    ActionSpec,
+    Audience,
+    Dice,
+    Event,
+    Outcome,
+    Request,
+    Seat,
+    StepName,
+)
 from bot.rules.hrft import combat, gm, maneuvers, orders, requests
 from bot.rules.hrft import view as views
 from bot.rules.hrft.export import fleet_file
@@ -48,6 +58,18 @@ class HrftRuleset:
     help_text = HELP
 
     # -- protocol -------------------------------------------------------------------------
+    @staticmethod
+    def step_name(state: Any, pending: list[Request]) -> StepName:
+        """One tracker per turn: its steps follow one another."""
+        st = BattleState.model_validate(state)
+        if st.step == "setup" or st.turn == 0:
+            return StepName("setup", "Setup")
+        try:
+            title = step_def(st.options, st.step).title
+        except KeyError:
+            title = st.step
+        return StepName(f"turn-{st.turn}", f"Turn {st.turn}: {title}")
+
     def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome:
         opts = options if isinstance(options, HrftOptions) else HrftOptions.model_validate(
             options.model_dump() if isinstance(options, BaseModel) else options)

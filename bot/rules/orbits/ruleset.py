@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.errors import InvalidInput, InvalidState
-from bot.rules.base import Dice, Event, Outcome, Request, Seat
+from bot.rules.base import Dice, Event, Outcome, Request, Seat, StepName
 from bot.rules.orbits.battles import battle_requests, check_sealed, open_battles, resolve_battle
 from bot.rules.orbits.flow import begin_turn, new_game, settle
 from bot.rules.orbits.options import OrbitsOptions
@@ -37,6 +37,10 @@ def _state(state: Any) -> OrbitsState:
     return OrbitsState.model_validate(state)
 
 
+_BATTLE_STEPS = {"battle_report": "losses", "battle_gm": "GM ruling",
+                 "battle_discard": "discards", "battle_raid": "raids"}
+
+
 class OrbitsRuleset:
     """The card campaign (seed 004), read through rulings O-1 to O-18."""
 
@@ -60,6 +64,18 @@ class OrbitsRuleset:
         begin_turn(state, events)
         settle(state, events, open_battles)
         return Outcome(state=state, events=events, finished=state.phase == "finished")
+
+    @staticmethod
+    def step_name(state: Any, pending: list[Request]) -> StepName:
+        """One tracker per game turn (transit and deployment follow one another) and one per
+        battle (reports, ruling, discards, raids)."""
+        st = OrbitsState.model_validate(state)
+        if st.phase.startswith("battle") and st.battle_index < len(st.battles):
+            area = st.area_label(st.battles[st.battle_index].area)
+            step = _BATTLE_STEPS.get(st.phase, "")
+            return StepName(f"turn-{st.turn}-battle-{st.battle_index}",
+                            f"Turn {st.turn}: battle at {area}, {step}")
+        return StepName(f"turn-{st.turn}", f"Turn {st.turn}: {st.phase}")
 
     def pending(self, state: Any) -> list[Request]:
         st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
