@@ -69,8 +69,11 @@ async def test_undo_restores_the_kept_orders_before_it_says_who_is_owed(
     undone = await w.gm.slash(w.chan, "gm undo")
     assert undone.ephemeral
     said = texts(w.chan)[channel_before:]
-    assert len(said) == 1, said  # one message, written after the orders were back in
-    notice = said[0]
+    # the notice, written after the orders were back in, then the step's tracker
+    assert len(said) == 2, said
+    notice, tracker = said
+    assert f"Waiting for <@{w.alice.user.id}>" in tracker
+    assert f"<@{w.bob.user.id}>" not in tracker
     reply = undone.followups[0] if undone.followups else undone.response
     assert reply.content == f"Undone. The channel was told:\n{notice}"
     assert "**Dice Cup**: the GM undid the last result (it began: “Round 1: the die shows" in notice
@@ -100,7 +103,7 @@ async def test_undo_when_every_order_was_kept_says_what_resolves_the_step(
     await guess(w, "alice", "2")
     await guess(w, "bob", "5")
     await w.gm.slash(w.chan, "gm undo")
-    notice = texts(w.chan)[-1]
+    notice = texts(w.chan)[-2]  # then the step's tracker
     assert "Kept: the orders alice and bob had given then are back in" in notice
     assert "Waiting for orders from" not in notice
     assert ("Every order is in again: the step resolves when someone changes theirs, when "
