@@ -148,7 +148,7 @@ def maneuver_action(spec: ActionSpec, ship: str, kinds: str, thrust: int,
                               "thrust": str(thrust)}
     if evasive:
         if not option_values(spec, "evasive"):
-            raise InvalidInput("Evasive points only count with VTIF targeting (H-16); this "
+            raise InvalidInput("Evasive points only count with VTIF targeting; this "
                                "battle does not use it.")
         action["evasive"] = str(evasive)
     return action

@@ -106,14 +106,14 @@ def convert_design(design: dict[str, Any]) -> Ship:
     if ruleset != "fb":
         raise InvalidInput(
             f"Design '{name}' uses rule set '{ruleset}'. HRFT converts Fleet Book designs "
-            "(ruleset 'fb') only: they have hull boxes and six arcs (H-17, H-D1).")
+            "(ruleset 'fb') only: they have hull boxes and six arcs.")
     mass = _int_field(design, "tmf", 1, "MASS")
     hull = _int_field(design, "hull_boxes", 1, "hull boxes")
     armour = _int_field(design, "armour", 0, "armour boxes")
     thrust = _int_field(design, "thrust", 0, "thrust") if "thrust" in design else 0
     hull_rows = design.get("hull_rows", 4)
     if hull_rows not in ROWS_FOR_HULL_ROWS:
-        raise InvalidInput(f"Design '{name}': hull rows must be 3, 4, 5 or 6 (H-3), "
+        raise InvalidInput(f"Design '{name}': hull rows must be 3, 4, 5 or 6, "
                            f"not {hull_rows!r}.")
     rows = ROWS_FOR_HULL_ROWS[hull_rows]
     hull_kind = str(design.get("hull_kind", "warship"))
@@ -168,7 +168,7 @@ def convert_fleet(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | No
         if any(damage.get(k) for k in ("hull", "armour", "systems_out", "drive_hits")):
             raise InvalidInput(
                 f"Fleet ship '{label}' carries damage from an earlier game; HRFT cannot place "
-                "old damage in hull blocks (H-D11). Repair it in the Fleet Manager first.")
+                "old damage in hull blocks. Repair it in the Fleet Manager first.")
         ship = convert_design(design)
         ships.append(ship.model_copy(update={"name": str(entry.get("name") or ship.name)}))
     return ships

@@ -24,15 +24,16 @@ from bot.rules.hrft.weapons import WEAPONS
 
 SMALL_UNIT_TYPES = {"hangar", "sm_launcher", "sm_rack", "tender_bay"}
 
-HELP = """**High Resolution Full Thrust** (seed 003, rulings H-1 to H-17)
-Ships are Fleet Book designs converted to six hull blocks around the ship (H-2, H-3). Each turn:
-step 1 every side writes secret orders (speed, thrust, turn, screens); step 2 reveals them; the
-bot announces the table steps (initiative, movement, ordnance); at the fire steps (10, 18) pick
-weapons of one ship, a target, the range and the incoming arc: the bot rolls, applies armour,
-rows, thresholds and cascades, and posts the ship sheet. Weapons not in the tables (missiles,
-fighters, area weapons): use Enter damage. A manoeuvre after mid-turn (Hard About, Extreme,
-redline...) is declared at step 10 (H-D32). Step 19: damage control. Ready ends your part of a
-step. The battle ends when only one side has ships fighting."""
+HELP = """**High Resolution Full Thrust** (v1.4 on Full Thrust and Fleet Book 1)
+Ships are Fleet Book designs converted to six hull blocks around the ship. Each turn:
+every side writes secret orders (speed, thrust, turn, screens), then they are revealed; the
+bot announces the table steps (initiative, movement, ordnance); at the two fire steps (mid-turn
+and late) pick weapons of one ship, a target, the range and the incoming arc: the bot rolls,
+applies armour, rows, thresholds and cascades, and posts the ship sheet. Weapons not in the
+tables (missiles, fighters, area weapons): use Enter damage. A manoeuvre after mid-turn (Hard
+About, Extreme, redline...) is declared in the mid-turn fire step. At turn end: damage
+control. Ready ends your part of a step. The battle ends when only one side has ships
+fighting. `/help rule:` shows the rulings the bot plays by."""
 
 
 class HrftRuleset:
@@ -79,7 +80,7 @@ class HrftRuleset:
     def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
         state = self._state(state).model_copy(deep=True)
         if state.step != "orders":
-            raise InvalidState("Only step 1 (written orders) is resolved together.")
+            raise InvalidState("Only the written orders are resolved together.")
         for seat, action in actions.items():
             if seat not in state.living_seats():
                 raise PermissionDenied(f"Seat {seat} has no ships to give orders to.")
@@ -97,7 +98,7 @@ class HrftRuleset:
             state, gm_events = gm.act(state, action, dice)
             return self._outcome(state, gm_events)
         if state.step == "orders":
-            raise InvalidState("Step 1 orders are sealed: submit them with the orders panel.")
+            raise InvalidState("Written orders are sealed: submit them with the orders panel.")
         if state.step == "setup":
             return self._setup_act(state, seat, kind, action)
         sd = step_def(state.options, state.step)
@@ -125,7 +126,7 @@ class HrftRuleset:
             events.append(combat.do_repair(state, seat, action, dice))
         else:
             allowed = [a.type for a in requests.open_request(state, seat).actions]
-            raise RulesError(f"'{kind}' is not possible at step {sd.number}. Allowed: "
+            raise RulesError(f"'{kind}' is not possible now ({sd.title}). Allowed: "
                              f"{', '.join(allowed)}.")
         return self._outcome(state, events)
 
@@ -228,7 +229,7 @@ class HrftRuleset:
                 key = "orders"
             sd = step_def(state.options, key)
             state.step, state.ready, state.fire_phase = key, [], 0
-            head = f"Step {sd.number}: {sd.title}"
+            head = f"{sd.number}. {sd.title}"
             if sd.kind == "sealed":
                 lines.append(f"**Turn {state.turn}** - {head}: every side writes orders.")
                 break
@@ -240,7 +241,7 @@ class HrftRuleset:
                     f"{state.seat_name(s)} {state.initiative[s]}" for s in seats)
                     + f" - {state.seat_name(order[0])} has the initiative.")
             elif sd.kind == "announce" or (sd.kind == "small" and not self._small_units(state)):
-                skip = " (no fighters or missiles in this battle: skipped, H-D12)" \
+                skip = " (no fighters or missiles in this battle: skipped)" \
                     if sd.kind == "small" else ""
                 lines.append(head + skip)
             elif sd.kind in ("small", "fire", "repair"):
@@ -265,8 +266,8 @@ class HrftRuleset:
             if self._required(state):
                 state.ready = []
                 events.append(Event(audience=Audience.public(), kind="steps",
-                                    text=f"Step {sd.number}: ships with damaged communications "
-                                         "fire now (H-11)."))
+                                    text=f"{sd.title}: ships with damaged communications "
+                                         "fire now."))
                 return
         if len(state.living_seats()) <= 1:
             return  # the battle is over; _outcome writes the report
