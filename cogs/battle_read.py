@@ -96,9 +96,7 @@ def require_spec(battle: Battle, action_type: str, what: str) -> ActionSpec:
         raise InvalidState("You hold no seat in this battle.")
     if battle.view.get("finished"):
         raise InvalidState("The battle is over.")
-    step = battle.view.get("step_number") or ""
-    title = battle.view.get("step_title") or battle.view.get("step", "")
-    where = f"step {step}: {title}" if step else str(title)
+    where = battle.view.get("step_title") or battle.view.get("step", "")
     raise InvalidState(f"You cannot {what} now ({where}).")
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import InvalidState, UserError
-from cogs.common import service_of
+from cogs.common import refusal_text, service_of
 
 if TYPE_CHECKING:
     from bot.campaign.models import Panel
@@ -139,7 +139,7 @@ async def run_component(
         handled = True
     except UserError as error:
         handled = True
-        await ephemeral(interaction, error.message)
+        await ephemeral(interaction, refusal_text(interaction.user.id, error))
     finally:
         if not handled:
             log.error("panel interaction %s failed", _id_of(interaction), exc_info=True)
