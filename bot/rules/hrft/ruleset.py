@@ -21,6 +21,7 @@ from bot.rules.hrft.scripted import HrftScriptedPlayer
 from bot.rules.hrft.sequence import HrftOptions, next_step, step_def
 from bot.rules.hrft.state import BattleState, add_ship
 from bot.rules.hrft.weapons import WEAPONS
+from bot.rules.words import plural
 
 SMALL_UNIT_TYPES = {"hangar", "sm_launcher", "sm_rack", "tender_bay"}
 
@@ -34,6 +35,23 @@ tables (missiles, fighters, area weapons): use Enter damage. A manoeuvre after m
 About, Extreme, redline...) is declared in the mid-turn fire step. At turn end: damage
 control. Ready ends your part of a step. The battle ends when only one side has ships
 fighting. `/help rule:` shows the rulings the bot plays by."""
+
+
+_SWITCHES = {"emergency_maneuver": "emergency manoeuvres (variation 1)",
+             "mid_turn_fire_only": "ships fire at mid-turn only (variation 2)",
+             "vtif": "VTIF targeting (variation 3)", "beam_reroll": "beam 6s roll again",
+             "overload": "weapon overload thresholds"}
+
+
+def options_text(opts: HrftOptions) -> str:
+    """The battle options in words: "cinematic movement, beam 6s roll again, no turn limit"."""
+    parts = [f"{opts.movement} movement"]
+    parts += [label for key, label in _SWITCHES.items() if getattr(opts, key)]
+    if opts.redline != "off":
+        parts.append(f"redlined engines (+{'1/3' if opts.redline == 'third' else '1/2'} thrust)")
+    parts.append(f"at most {plural(opts.max_turns, 'turn')}" if opts.max_turns
+                 else "no turn limit")
+    return ", ".join(parts)
 
 
 class HrftRuleset:
@@ -53,8 +71,7 @@ class HrftRuleset:
             options.model_dump() if isinstance(options, BaseModel) else options)
         state = BattleState(options=opts, seats=list(seats))
         text = ("**HRFT battle**: each side adds its ships (a Fleet Manager design or a "
-                "sample), then Ready. Battle options: " + ", ".join(
-                    f"{k}={v}" for k, v in opts.model_dump().items()))
+                "sample), then Ready. Battle options: " + options_text(opts) + ".")
         return Outcome(state=state, events=[Event(audience=Audience.public(), kind="setup",
                                                   text=text)])
 

@@ -22,9 +22,10 @@ from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Event, InputField, Option, Request
 from bot.rules.orbits import cards as C
 from bot.rules.orbits.battle import battle_force, check_discard, propose_discard
-from bot.rules.orbits.events import plural, public, to_gm
+from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.flow import next_turn
 from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
+from bot.rules.words import count_of, plural
 
 SINGLE_MAX = 24
 
@@ -100,7 +101,7 @@ def _losses_fields(state: OrbitsState, seat: int, total: int) -> list[InputField
 
     def lab(k: int) -> str:
         if ppv == 1:
-            return f"{k} {unit}"
+            return count_of(k, unit)
         return f"{k} ({(k - 1) * ppv + 1}–{k * ppv} points)" if k else "0 points"
 
     if total <= SINGLE_MAX:
@@ -322,8 +323,9 @@ def _resolve_reports(state: OrbitsState, b: Battle, actions: dict[int, dict[str,
 
 def _describe(state: OrbitsState, r: BattleResult) -> str:
     o = state.options
-    parts = [f"{state.name(s)} lost {k * o.points_per_value if o.points_per_value > 1 else k} "
-             f"{o.points_label if o.points_per_value == 1 else 'points'}"
+    parts = [f"{state.name(s)} lost "
+             + (count_of(k, o.points_label) if o.points_per_value == 1
+                else plural(k * o.points_per_value, "point"))
              for s, k in r.losses.items()]
     beaten = ", ".join(state.name(d) for d in r.defeated) or "nobody"
     return "; ".join(parts) + f"; defeated: {beaten}"

@@ -28,7 +28,7 @@ Face cards (J Q K) earn RP; they must match the suit of face cards already up th
 cards (A-10, Joker) declare ATTACK or BLOCKADE; your last stance in an area applies to all \
 your fleet there. Any ATTACK where two players show fleet → a battle: fight it in your game \
 (total value = system boxes, distinct suits = max size class), report the losses, discard \
-cards worth at least your losses. Rulings O-1…O-18, details in docs/rules/orbits.md."""
+cards worth at least your losses. `/help rule:` shows the rulings the bot plays by."""
 
 
 def _state(state: Any) -> OrbitsState:
