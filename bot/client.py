@@ -23,7 +23,7 @@ from bot.errors import UserError
 from bot.rules.base import Dice
 from bot.rules.dice import SeededDice
 from bot.settings import ServiceSettings
-from cogs.common import refusal_text
+from cogs.refusals import refusal_text
 
 log = logging.getLogger(__name__)
 

@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.campaign import rulings
 from bot.campaign.models import Actor
-from bot.errors import InvalidState, UserError
+from bot.errors import InvalidState
 
 if TYPE_CHECKING:
     from bot.campaign import CampaignService
@@ -21,31 +20,6 @@ CLOSED_DM_HINT = (
     "I can't DM you: enable 'Allow direct messages from server members' for this server, "
     "or use /orders to get your panels here."
 )
-
-
-WHY_HINT = "-# Why? `/help rule:` offers the rule behind this first."
-# The ruling of each user's last refusal (user id -> ruling id), for /help rule. Kept in
-# memory only: it is a convenience, and the id never appears in the refusal's text.
-_LAST_RULINGS: dict[int, str] = {}
-LAST_RULINGS_KEPT = 5000
-
-
-def refusal_text(user_id: int, error: UserError) -> str:
-    """The refusal as the user reads it: the message, and a hint when a ruling is behind it
-    (remembered for ``/help rule``). The ruling id stays out of the text."""
-    found = rulings.find(error.ruling) if error.ruling else None
-    if found is None:
-        return error.message
-    _LAST_RULINGS.pop(user_id, None)
-    _LAST_RULINGS[user_id] = found.id
-    while len(_LAST_RULINGS) > LAST_RULINGS_KEPT:  # oldest first (dicts keep insertion order)
-        _LAST_RULINGS.pop(next(iter(_LAST_RULINGS)))
-    return f"{error.message}\n{WHY_HINT}"
-
-
-def last_ruling(interaction: discord.Interaction) -> rulings.Ruling | None:
-    ident = _LAST_RULINGS.get(interaction.user.id)
-    return rulings.find(ident) if ident else None
 
 
 def bot_of(interaction: discord.Interaction) -> AdmiraltyBot:

@@ -10,7 +10,8 @@ from bot.campaign import rulings
 from bot.campaign.rulesets import ruleset_info, ruleset_names
 from bot.errors import NotFound
 from cogs.campaign import ruleset_choices
-from cogs.common import clip, last_ruling, reply
+from cogs.common import clip, reply
+from cogs.refusals import last_ruling
 
 GENERAL = """**Admiralty** referees space-wargame campaigns in this server.
 **Start**: in a text channel, the GM runs `/campaign create` (rule set and name); players run \

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import InvalidState, UserError
-from cogs.common import refusal_text, service_of
+from cogs.common import service_of
+from cogs.refusals import refusal_text
 
 if TYPE_CHECKING:
     from bot.campaign.models import Panel

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.campaign.summaries import describe_action
+from bot.rules.base import Request
 from bot.rules.words import count_of, listing, plural, plural_of, possessive, singular_of
 
 
@@ -50,3 +52,32 @@ def test_listing() -> None:
     assert listing(["a"]) == "a"
     assert listing(["a", "b"]) == "a and b"
     assert listing(["a", "b", "c"]) == "a, b and c"
+
+
+def _request() -> Request:
+    from bot.rules.base import ActionSpec, InputField, Option
+    card = InputField(name="card", label="Card", options=[Option(value="7h", label="7♥")])
+    stance = InputField(name="stance", label="Stance", min_values=0, options=[
+        Option(value="attack", label="Attack"), Option(value="blockade", label="Blockade")])
+    return Request(seat=1, kind="turn", step="deploy", prompt="Deploy", actions=[
+        ActionSpec(type="deploy", label="Deploy a fleet card", fields=[card, stance]),
+        ActionSpec(type="pass", label="Pass")])
+
+
+def test_summaries_use_the_labels_and_skip_empty_fields() -> None:
+    req = _request()
+    assert describe_action(req, {"type": "deploy", "card": "7h", "stance": "attack"}) == (
+        "Deploy a fleet card (Card: 7♥; Stance: Attack)")
+    assert describe_action(req, {"type": "deploy", "card": "7h", "stance": []}) == (
+        "Deploy a fleet card (Card: 7♥)")  # no "Stance: none"
+    assert describe_action(req, {"type": "pass"}) == "Pass"
+
+
+def test_a_lone_action_is_summarised_by_its_fields_not_its_button() -> None:
+    from bot.rules.base import ActionSpec, InputField, Option
+    order = InputField(name="order:Raiders", label="Raiders", options=[
+        Option(value="SF", label="SF StandOff")])
+    req = Request(seat=1, kind="sealed", step="engage", prompt="Engage", actions=[
+        ActionSpec(type="submit", label="Submit", fields=[order])])
+    assert describe_action(req, {"type": "submit", "order:Raiders": "SF"}) == (
+        "Raiders: SF StandOff")
