@@ -72,8 +72,8 @@ def check_order(state: State, g: Group, text: str) -> FleetOrder:
         raise RulesError(f"Group {g.name}: {parsed}.")
     stuck = stranded(state, g)
     if g.must_leave == g.hex and parsed.kind != "move" and not stuck:
-        raise RulesError(f"Group {g.name} escaped from {g.hex} and must move away this round "
-                         ".", ruling="E-13")
+        raise RulesError(f"Group {g.name} escaped from {g.hex} and must move away this round.",
+                         ruling="E-13")
     if parsed.kind == "move":
         if stuck and g.tugged_by is not None:
             raise RulesError(f"Group {g.name} has FTL-crippled craft and its tug "

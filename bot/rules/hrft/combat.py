@@ -125,7 +125,7 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
             raise RulesError(why + ".")
         if not state.options.vtif and bearing not in system.arcs:
             raise RulesError(f"{system.label} does not cover {bearing}; its arcs: "
-                             f"{'/'.join(system.arcs)}.")
+                             f"{'/'.join(system.arcs)}.", ruling="H-1")
         systems.append(system)
     order = state.orders.get(firer.uid)
     stealth = 1 if bearing == "A" and maneuvers.drive_used(state, firer.uid) else 0

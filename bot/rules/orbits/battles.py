@@ -207,8 +207,8 @@ def read_report(state: OrbitsState, b: Battle, action: dict[str, Any]) -> Battle
             k = (10 * _int(action.get(f"losses_{s}_tens"), f"{state.name(s)}'s losses (tens)")
                  + _int(action.get(f"losses_{s}_units"), f"{state.name(s)}'s losses (units)"))
         if not 0 <= k <= total:
-            raise RulesError(f"{state.name(s)}'s losses must be 0 to {total} (their force) "
-                             ".", ruling="O-15")
+            raise RulesError(f"{state.name(s)}'s losses must be 0 to {total} (their force).",
+                             ruling="O-15")
         losses[s] = k
     raw = action.get("defeated", "none")
     picked = [raw] if isinstance(raw, str) else list(raw or [])

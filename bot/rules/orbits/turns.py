@@ -221,11 +221,11 @@ def _own_resting(state: OrbitsState, seat: int, code: str) -> TableCard:
     if card is None:
         raise RulesError(f"{C.show(code)} is not on the table among your cards.")
     if card.face_up:
-        raise RulesError(f"{C.show(code)} is face up; face-up cards never move or redeploy "
-                         ".", ruling="O-9")
+        raise RulesError(f"{C.show(code)} is face up; face-up cards never move or redeploy.",
+                         ruling="O-9")
     if card.group is not None:
-        raise RulesError(f"{C.show(code)} is in transit and can't be used until it arrives "
-                         ".", ruling="O-9")
+        raise RulesError(f"{C.show(code)} is in transit and can't be used until it arrives.",
+                         ruling="O-9")
     return card
 
 
@@ -276,8 +276,8 @@ def _rush(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Ev
     if g is None or g.owner != seat:
         raise RulesError("Choose one of your own groups in transit.", ruling="O-18")
     if g.rushed_turn == state.turn:
-        raise RulesError("That group was already rushed this turn: once per group per turn "
-                         ".", ruling="O-18")
+        raise RulesError("That group was already rushed this turn: once per group per turn.",
+                         ruling="O-18")
     if state.rp[seat] < 1:
         raise RulesError("Rushing costs 1 RP and you have none.", ruling="O-18")
     state.rp[seat] -= 1

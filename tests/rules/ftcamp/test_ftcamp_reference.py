@@ -17,8 +17,8 @@ from bot.rules.base import Request
 from bot.rules.ftcamp.model import State
 
 REFERENCE = {
-    (30, 2): "1f13dc97e95894356f5d632bed939f3062f1d9614f6507733b3a1fc9391478d6",
-    (200, 1): "af387e100f98e56410c97ff55be549a52ccaf24d8e379f0382c68fb8f2ee4eca",
+    (30, 2): "11658a3e12da5f83f4ef3c2578adcbcde777b6115275bb7a58bcd23897878a8f",
+    (200, 1): "f1b5a171fb4eb0d675d68b1c75a0a11552287c5970dedc2d3c64728e585d5262",
 }
 
 

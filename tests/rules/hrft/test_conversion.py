@@ -173,7 +173,7 @@ def test_h17_fleet_file_uses_carried_designs_and_refuses_missing_or_damaged_ones
     with pytest.raises(InvalidInput, match="not in the file"):
         convert_fleet({"ships": [{"design_id": "fb:fb1:nope", "name": "X"}]})
     fleet["ships"][0]["damage"] = {"hull": 2}
-    with pytest.raises(InvalidInput, match="H-D11"):
+    with pytest.raises(InvalidInput, match="carries damage from an earlier game"):
         convert_fleet(fleet)
 
 

@@ -13,7 +13,6 @@ from tests.cogs.test_battle_thread import (  # noqa: F401 (simcord_bot: the seed
     ORDERS_A,
     ORDERS_B,
     add_ships,
-    fire_once,
     open_battle,
     said,
     simcord_bot,
@@ -69,20 +68,20 @@ async def test_a_refusal_hints_at_its_rule_and_help_offers_it_first(world: World
     await add_ships(w, thread)
     await write_orders(w.alice, "1a", ORDERS_A)
     await write_orders(w.bob, "2a", ORDERS_B)
-    await fire_once(w, thread)
-    # A second attack on the same target in one fire step: the engine refuses (H-5, H-D15).
-    again = await w.alice.slash(thread, "battle fire", ship="1a", weapons="all", target="2a",
-                                range=5, arc="F")
+    # Beam-3 (F/FS/FP) does not cover the aft arc: the engine refuses (H-1).
+    again = await w.alice.slash(thread, "battle fire", ship="1a", weapons="s1", target="2a",
+                                range=6, arc="F", bearing="A")
     assert again.ephemeral
     text = said(again)
-    assert "has already fired at Wolfhound this step" in text
+    assert "does not cover A" in text
     assert text.endswith(WHY_HINT)
     assert not RULE_ID.search(text)  # the id stays data
     first = (await w.alice.autocomplete(thread, "help", "rule", ""))[0]
-    assert first["value"] == "H-5" and first["name"].startswith("Your last refusal: ")
+    assert first["value"] == "H-1" and first["name"] == "Your last refusal: Arcs"
     assert not RULE_ID.search(first["name"])
     shown = await w.alice.slash(thread, "help", rule="last")
-    assert said(shown).startswith("**H-5 Threshold level** (HRFT)")
+    assert said(shown).startswith("**H-1 Arcs** (HRFT)")
+    assert "Six 60° arcs" in said(shown)
     # Bob was not refused: nothing is offered to him as "his" refusal.
     bob_first = (await w.bob.autocomplete(thread, "help", "rule", ""))[0]
     assert not bob_first["name"].startswith("Your last refusal")
