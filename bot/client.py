@@ -143,7 +143,7 @@ class AdmiraltyBot(commands.Bot):
         """The one handler: refusals are shown to the user who acted; bugs are logged."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(cause, UserError):
-            text = refusal_text(interaction.user.id, cause)
+            text = refusal_text(interaction, cause)
         elif isinstance(cause, app_commands.CheckFailure):
             text = str(cause) or "You can't use this command here."
         else:

@@ -10,7 +10,7 @@ class UserError(Exception):
         super().__init__(message)
         self.message = message
         # The ruling behind the refusal (e.g. "O-15"), as data and never in the message:
-        # the handlers offer it through /help rule and log it for the GM (service-contract.md).
+        # the handlers (cogs/refusals.py) offer it through /help rule (service-contract.md).
         self.ruling = ruling
 
 

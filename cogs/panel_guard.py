@@ -140,7 +140,7 @@ async def run_component(
         handled = True
     except UserError as error:
         handled = True
-        await ephemeral(interaction, refusal_text(interaction.user.id, error))
+        await ephemeral(interaction, refusal_text(interaction, error))
     finally:
         if not handled:
             log.error("panel interaction %s failed", _id_of(interaction), exc_info=True)

@@ -7,7 +7,7 @@ import re
 
 from bot.campaign import rulings
 from bot.errors import RulesError
-from cogs.refusals import WHY_HINT, refusal_text
+from cogs.refusals import WHY_HINT, refusal_for
 from tests.cogs.simworld import World
 from tests.cogs.test_battle_thread import (  # noqa: F401 (simcord_bot: the seeded HRFT bot)
     ORDERS_A,
@@ -88,9 +88,11 @@ async def test_a_refusal_hints_at_its_rule_and_help_offers_it_first(world: World
 
 
 def test_refusal_text_keeps_the_id_out_and_ignores_unknown_ids() -> None:
-    assert refusal_text(1, RulesError("No.", ruling="O-15")) == f"No.\n{WHY_HINT}"
-    assert refusal_text(2, RulesError("No.", ruling="X-1")) == "No."
-    assert refusal_text(3, RulesError("No.")) == "No."
+    store: dict[int, str] = {}
+    assert refusal_for(store, 1, RulesError("No.", ruling="O-15")) == f"No.\n{WHY_HINT}"
+    assert refusal_for(store, 2, RulesError("No.", ruling="X-1")) == "No."
+    assert refusal_for(store, 3, RulesError("No.")) == "No."
+    assert store == {1: "O-15"}  # only a ruling that can be shown is remembered
 
 
 def test_the_index_holds_every_ruling_and_decision() -> None:
