@@ -147,7 +147,7 @@ def maneuver_action(spec: ActionSpec, ship: str, kinds: str, thrust: int,
     if evasive:
         if not option_values(spec, "evasive"):
             raise InvalidInput("Evasive points only count with VTIF targeting; this "
-                               "battle does not use it.")
+                               "battle does not use it.", ruling="H-16")
         action["evasive"] = str(evasive)
     return action
 

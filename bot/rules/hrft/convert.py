@@ -106,7 +106,7 @@ def convert_design(design: dict[str, Any]) -> Ship:
     if ruleset != "fb":
         raise InvalidInput(
             f"Design '{name}' uses rule set '{ruleset}'. HRFT converts Fleet Book designs "
-            "(ruleset 'fb') only: they have hull boxes and six arcs.")
+            "(ruleset 'fb') only: they have hull boxes and six arcs.", ruling="H-17")
     mass = _int_field(design, "tmf", 1, "MASS")
     hull = _int_field(design, "hull_boxes", 1, "hull boxes")
     armour = _int_field(design, "armour", 0, "armour boxes")
@@ -114,7 +114,7 @@ def convert_design(design: dict[str, Any]) -> Ship:
     hull_rows = design.get("hull_rows", 4)
     if hull_rows not in ROWS_FOR_HULL_ROWS:
         raise InvalidInput(f"Design '{name}': hull rows must be 3, 4, 5 or 6, "
-                           f"not {hull_rows!r}.")
+                           f"not {hull_rows!r}.", ruling="H-3")
     rows = ROWS_FOR_HULL_ROWS[hull_rows]
     hull_kind = str(design.get("hull_kind", "warship"))
     if hull_kind not in ("warship", "merchant", "civilian"):
@@ -168,7 +168,7 @@ def convert_fleet(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | No
         if any(damage.get(k) for k in ("hull", "armour", "systems_out", "drive_hits")):
             raise InvalidInput(
                 f"Fleet ship '{label}' carries damage from an earlier game; HRFT cannot place "
-                "old damage in hull blocks. Repair it in the Fleet Manager first.")
+                "old damage in hull blocks. Repair it in the Fleet Manager first.", ruling="H-D11")
         ship = convert_design(design)
         ships.append(ship.model_copy(update={"name": str(entry.get("name") or ship.name)}))
     return ships

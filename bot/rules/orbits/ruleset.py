@@ -52,9 +52,9 @@ class OrbitsRuleset:
         opts = OrbitsOptions.model_validate(options.model_dump() if isinstance(
             options, BaseModel) else options)
         if not self.min_seats <= len(seats) <= self.max_seats:
-            raise InvalidInput(f"Orbits needs 2 to 6 players, not {len(seats)}.")
+            raise InvalidInput(f"Orbits needs 2 to 6 players, not {len(seats)}.", ruling="O-1")
         if sorted(s.number for s in seats) != list(range(1, len(seats) + 1)):
-            raise InvalidInput("Seats must be numbered 1, 2, 3 and on.")
+            raise InvalidInput("Seats must be numbered 1, 2, 3 and on.", ruling="O-2")
         state = new_game(opts, sorted(seats, key=lambda s: s.number), dice.shuffle)
         events: list[Event] = []
         begin_turn(state, events)
