@@ -23,6 +23,7 @@ from bot.errors import UserError
 from bot.rules.base import Dice
 from bot.rules.dice import SeededDice
 from bot.settings import ServiceSettings
+from cogs.refusals import refusal_text
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +143,7 @@ class AdmiraltyBot(commands.Bot):
         """The one handler: refusals are shown to the user who acted; bugs are logged."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(cause, UserError):
-            text = cause.message
+            text = refusal_text(interaction, cause)
         elif isinstance(cause, app_commands.CheckFailure):
             text = str(cause) or "You can't use this command here."
         else:

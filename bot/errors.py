@@ -6,13 +6,17 @@ from __future__ import annotations
 class UserError(Exception):
     """A refusal: what was wrong and what is allowed. Safe to show to the user who acted."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, ruling: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        # The ruling behind the refusal (e.g. "O-15"), as data and never in the message:
+        # the handlers (cogs/refusals.py) offer it through /help rule (service-contract.md).
+        self.ruling = ruling
 
 
 class RulesError(UserError):
-    """An action the rules do not allow (cite the ruling id in the message where it helps)."""
+    """An action the rules do not allow; pass ``ruling=`` (an id such as "O-15"), never put the
+    id in the message."""
 
 
 class NotFound(UserError):

@@ -302,7 +302,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         target="The enemy ship", range="Range in MU", arc="Incoming arc on the target",
         bearing="The target's arc as seen from the firer (default F)",
         evasive="VTIF: the target's Evasive/Extreme points, +1 each (default: what it "
-                "declared at mid-turn, H-D32)",
+                "declared at mid-turn)",
     )
     async def fire(
         self, interaction: discord.Interaction, ship: str, weapons: str, target: str,
@@ -319,8 +319,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
             action["evasive"] = str(evasive)
         await self._act(interaction, battle, action, "Fired")
 
-    @app_commands.command(description="Step 1: add a note to your written orders, revealed "
-                                      "with them at step 2 (e.g. manoeuvres)")
+    @app_commands.command(description="Add a note to your written orders, revealed "
+                                      "with them (e.g. manoeuvres)")
     @app_commands.describe(text="e.g. '1a: Corkscrew; Hard About after mid-turn' (at most 300)")
     async def note(self, interaction: discord.Interaction,
                    text: app_commands.Range[str, 1, 300]) -> None:
@@ -341,12 +341,12 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                                  f"{result.message}\nSubmitting the orders panel again replaces "
                                  "them without the note: then run `/battle note` again.")
 
-    @app_commands.command(description="Step 10: declare a ship's manoeuvre after mid-turn "
+    @app_commands.command(description="Declare a ship's manoeuvre after mid-turn "
                                       "(Hard About, Extreme, redline, ...)")
     @app_commands.describe(
         ship="Your ship", kinds="One or more, commas between: hard_about, extreme, redline, "
         "roll, corkscrew, dead_rotate, other", thrust="Un-allocated thrust it uses (0: none)",
-        evasive="VTIF only: Evasive/Extreme points, +1 each to rolls against it at step 18",
+        evasive="VTIF only: Evasive/Extreme points, +1 each to rolls against it in late fire",
     )
     async def maneuver(
         self, interaction: discord.Interaction, ship: str, kinds: str,
@@ -359,7 +359,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
 
     @app_commands.command(description="Enter damage from a weapon not in the tables")
     @app_commands.describe(
-        target="The ship hit", kind="How the damage spreads (H-9)",
+        target="The ship hit", kind="How the damage spreads",
         arc="Incoming arc on the ship hit",
         points="A number (1-200) or per-hit amounts, e.g. 3,2,4 (missiles: one each)",
         nearer="Fighters: the nearer adjacent arc for the remainder",
@@ -391,7 +391,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                                              campaign_channel_id(interaction), action)
         await reply(interaction, "Damage entered: the result is in the thread.")
 
-    @app_commands.command(description="Damage control: try to repair (step 19)")
+    @app_commands.command(description="Damage control: try to repair (at turn end)")
     @app_commands.describe(target="What to repair", parties="DCPs on the job (1-3)",
                            medic="Use the ship's medic roll (+1, once a turn)")
     async def repair(

@@ -102,9 +102,7 @@ def require_spec(battle: Battle, action_type: str, what: str) -> ActionSpec:
         raise InvalidState("You hold no seat in this battle.")
     if battle.view.get("finished"):
         raise InvalidState("The battle is over.")
-    step = battle.view.get("step_number") or ""
-    title = battle.view.get("step_title") or battle.view.get("step", "")
-    where = f"step {step}: {title}" if step else str(title)
+    where = battle.view.get("step_title") or battle.view.get("step", "")
     raise InvalidState(f"You cannot {what} now ({where}).")
 
 
@@ -154,8 +152,8 @@ def maneuver_action(spec: ActionSpec, ship: str, kinds: str, thrust: int,
                               "thrust": str(thrust)}
     if evasive:
         if not option_values(spec, "evasive"):
-            raise InvalidInput("Evasive points only count with VTIF targeting (H-16); this "
-                               "battle does not use it.")
+            raise InvalidInput("Evasive points only count with VTIF targeting; this "
+                               "battle does not use it.", ruling="H-16")
         action["evasive"] = str(evasive)
     return action
 

@@ -229,8 +229,6 @@ def render_status(status: CampaignStatus) -> str:
     lines = [f"**{status.name}** ({status.ruleset}): {status.status}"]
     if status.paused:
         lines.append("Paused by the GM: no deadlines run.")
-    if status.step_no:
-        lines.append(f"Step {status.step_no}")
     if status.pending:
         lines.append("Waiting for: " + ", ".join(status.pending))
     if status.deadline is not None:

@@ -229,7 +229,7 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
 
     @group.command(name="tug", description="GM: name the group whose tug tows this one")
     @app_commands.describe(name="The towed group",
-                           tug="The group with the tug; leave empty to clear (E-D29)")
+                           tug="The group with the tug; leave empty to clear")
     @app_commands.autocomplete(name=gm_fleet_choices, tug=gm_fleet_choices)
     async def group_tug(
         self, interaction: discord.Interaction, name: str, tug: str | None = None
@@ -261,7 +261,7 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
 
     @craft.command(name="damage", description="GM: mark damage on a craft")
     @app_commands.describe(group="The group", craft="The craft", points="Damage points to add",
-                           drive_lost="The main drive is out (thrust counts 0, E-9)")
+                           drive_lost="The main drive is out (thrust counts 0)")
     @app_commands.autocomplete(group=gm_group_choices, craft=craft_choices)
     async def craft_damage(
         self, interaction: discord.Interaction, group: str, craft: str,

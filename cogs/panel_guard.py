@@ -26,6 +26,7 @@ import discord
 
 from bot.errors import InvalidState, UserError
 from cogs.common import service_of
+from cogs.refusals import refusal_text
 
 if TYPE_CHECKING:
     from bot.campaign.models import Panel
@@ -141,7 +142,7 @@ async def run_component(
         handled = True
     except UserError as error:
         handled = True
-        await ephemeral(interaction, error.message)
+        await ephemeral(interaction, refusal_text(interaction, error))
     finally:
         if not handled:
             log.error("panel interaction %s failed", _id_of(interaction), exc_info=True)

@@ -47,7 +47,7 @@ class GmTools(StepEngine):
             await timers.move(tx, ctx.row.id, ctx.row.step_no, due,
                               timing(ctx.row.settings)["reminders"], fx.now)
             fx.wake = True
-            fx.channel(ctx, f"The GM moved the deadline of step {ctx.row.step_no}: now "
+            fx.channel(ctx, "The GM moved the deadline of the current step: now "
                             f"{messages.when(self._at(due))}.")
             await self._flush(tx, ctx, fx, Mail())  # the step's tracker shows the new one
 

@@ -19,6 +19,7 @@ from bot.campaign.steps import StepEngine
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.render import registry as render_registry
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome
+from bot.rules.words import plural
 from storage.db import Tx
 
 
@@ -138,7 +139,8 @@ class Reads(StepEngine):
         await self.settings(actor, channel_id, changes)  # type: ignore[attr-defined]
         have = len([p for p in ctx.players if p.active])
         seats = "" if have == need else (
-            f"\n{have} player(s) have joined; the campaign starts with exactly {need}.")
+            f"\n{plural(have, 'player')} {'has' if have == 1 else 'have'} joined; the "
+            f"campaign starts with exactly {need}.")
         return (f"Loaded {filename}: {summary}\nScenario seat n is the n-th player to join."
                 f"{seats}")
 

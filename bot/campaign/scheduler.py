@@ -158,8 +158,8 @@ class Scheduler(StepEngine):
                 target = self._dm_target(ctx, req.seat)
                 if target is not None:
                     fx.dm(ctx, target,
-                          f"Reminder: **{ctx.row.name}** needs your input ({name}; "
-                          f"deadline {messages.when(due)}).",
+                          f"Reminder: **{ctx.row.name}** still needs your answer ({name}; "
+                          f"deadline {messages.when(due)}): {req.prompt}",
                           panel=(ctx.row.id, step_no, req.seat))
             return 1
 

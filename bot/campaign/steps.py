@@ -96,8 +96,8 @@ def _check_fields(spec: ActionSpec, action: dict[str, Any]) -> None:
         values = value if isinstance(value, list) else ([] if value is None else [value])
         if not fld.min_values <= len(values) <= fld.max_values:
             raise RulesError(
-                f"{fld.label}: choose {fld.min_values}..{fld.max_values} value(s), "
-                f"got {len(values)}."
+                f"{fld.label}: choose {fld.min_values} to {fld.max_values} values, "
+                f"not {len(values)}."
             )
         legal = {o.value for o in fld.options}
         bad = [v for v in values if legal and v not in legal]

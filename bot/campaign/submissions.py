@@ -154,8 +154,8 @@ class Submissions(StepEngine):
             raise InvalidState("The campaign is not running.")
         if step_no != ctx.row.step_no:
             raise InvalidState(
-                f"Step {step_no} is over (now step {ctx.row.step_no}); use /orders for the "
-                "current panel."
+                "That step is over and the game has moved on; use /orders for the current "
+                "panel."
             )
 
     @staticmethod

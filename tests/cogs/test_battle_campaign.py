@@ -34,7 +34,7 @@ async def test_hd29_the_gm_enters_manual_damage_as_a_per_hit_list(world: World) 
                   kind="direct", arc="A", points="3")
     await write_orders(w.alice, "1a", ORDERS_A)
     await write_orders(w.bob, "2a", ORDERS_B)
-    assert "Step 10: Ships fire" in "\n".join(texts(thread))
+    assert "10. Ships fire" in "\n".join(texts(thread))
 
     # The GM holds no seat and is asked nothing, yet enters damage through the service:
     # ONE thread message with the dice and the sheet, an ephemeral answer to the GM.
@@ -43,7 +43,7 @@ async def test_hd29_the_gm_enters_manual_damage_as_a_per_hit_list(world: World) 
     message = await act_once(w.gm, thread, "battle damage", target="2a", kind="direct",
                              arc="A", points="3,2,4", source="mine field")
     assert "entered by the GM" in message.content and "mine field" in message.content
-    assert "Hits 3 + 2 + 4 = 9 (one attack, H-5)" in message.content
+    assert "Hits 3 + 2 + 4 = 9 (one attack)" in message.content
     status = await w.gm.slash(thread, "battle status")
     assert "Waiting for:" in said(status) and "the GM" not in said(status).split(
         "Waiting for:")[1]

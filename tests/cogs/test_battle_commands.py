@@ -69,7 +69,7 @@ async def test_fire_autocomplete_and_refusals(world: World) -> None:
     w = world
     thread = await open_battle(w)
     await add_ships(w, thread)
-    await refused(w.alice, thread, "battle fire", "You cannot fire now (step 1", ship="1a",
+    await refused(w.alice, thread, "battle fire", "You cannot fire now (Write orders", ship="1a",
                   weapons="all", target="2a", range=6, arc="F")
     await write_orders(w.alice, "1a", ORDERS_A)
     await write_orders(w.bob, "2a", ORDERS_B)

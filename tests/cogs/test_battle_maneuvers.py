@@ -17,7 +17,7 @@ async def test_hd31_hd32_overload_option_orders_note_and_mid_turn_manoeuvre(worl
     changed = await w.gm.slash(thread, "campaign settings", key="overload", value="true")
     assert "Changed `overload`" in said(changed)
     await w.gm.slash(thread, "battle begin")
-    assert "overload=True" in "\n".join(texts(thread))
+    assert "weapon overload thresholds" in "\n".join(texts(thread))
     for member, sample in ((w.alice, "vanguard"), (w.bob, "wolfhound")):
         await member.slash(thread, "battle add", sample=sample)
         await member.slash(thread, "battle ready")
@@ -69,7 +69,7 @@ async def test_hd32_vtif_fire_takes_the_targets_evasive_points(world: World):
     for member in (w.alice, w.bob):
         noted = await member.slash(thread, "battle note", text="evasive 2 plotted")
         assert "Note added" in said(noted), said(noted)
-    assert "Step 10" in "\n".join(texts(thread))
+    assert "10. Ships fire" in "\n".join(texts(thread))
     before = len(thread.history())
     fired = await w.alice.slash(thread, "battle fire", ship="1a", weapons="all", target="2a",
                                 range=6, arc="F", bearing="F", evasive=2)

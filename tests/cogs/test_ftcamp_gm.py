@@ -70,7 +70,7 @@ async def test_only_the_gm_loads_and_only_before_the_start(world: World) -> None
     assert denied.ephemeral and "Only the GM" in denied.response.content
     loaded = await w.gm.slash(w.chan, "ftcamp load", file=("war.toml", TWO_PLAYERS.encode()))
     assert "Skirmish at 0202" in loaded.response.content
-    assert "1 player(s) have joined; the campaign starts with exactly 2" in (
+    assert "1 player has joined; the campaign starts with exactly 2" in (
         loaded.response.content)
     assert "Skirmish at 0202" in await export(w)  # the stored scenario, before the start
     await w.bob.slash(w.chan, "campaign join")

@@ -80,7 +80,7 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     refused = await submit(w.bob)
     note = refused.followups[0] if refused.followups else refused.response  # after the defer
     assert note.ephemeral
-    assert "Raiders may split into at most 1 part(s) on SF (E-7); 2 given" in note.content
+    assert "Raiders may split into at most 1 part on SF; 2 given" in note.content
     assert len([t for t in texts(w.chan) if "bob's orders are in" in t]) == progress
     assert_sealed(w)  # the refusal revealed nothing
     # P-9: the scan is a DM of its own; working the panel below it leaves it readable.
@@ -92,12 +92,12 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     # E-10: ONE public message with every order and both dice of each roll.
     reveals = [t for t in texts(w.chan) if "Engage orders revealed, hex 0202" in t]
     assert len(reveals) == 1
-    assert "- Vanguard (Terran Union): EE in 1 part(s); dice" in reveals[0]
-    assert "- Raiders (Kravak Horde): SF in 1 part(s); dice" in reveals[0]
+    assert "- Vanguard (Terran Union): EE in 1 part; dice" in reveals[0]
+    assert "- Raiders (Kravak Horde): SF in 1 part; dice" in reveals[0]
     assert reveals[0].count("dice ") == 2
     # E-D33: the craft of each part go by DM to the owner only.
     assert "Fang" not in reveals[0] and "Resolute" not in reveals[0]
-    assert any("Raiders: SF in 1 part(s) [Fang, Claw]" in t for t in dm_texts(w.bob))
+    assert any("Raiders: SF in 1 part [Fang, Claw]" in t for t in dm_texts(w.bob))
     assert not any("Fang" in t for t in dm_texts(w.alice))
 
     # E-11: lowest engage value picks first, one public line per pick.

@@ -222,7 +222,7 @@ async def test_a_whole_two_player_campaign_in_discord(
     alice, bob, gm = w.alice, w.bob, w.gm
     seed_campaigns(simcord_bot)
     await open_orbits(w, target_rp=10)
-    assert "Turn 1" in public_text(w.chan) and "Resources (O-7)" in public_text(w.chan)
+    assert "Turn 1" in public_text(w.chan) and "Resources" in public_text(w.chan)
     assert any("You draw 6♣ at Home of alice" in t for t in dm_texts(alice))
     watch = Watch(w.chan)
 
@@ -333,7 +333,7 @@ async def test_a_whole_two_player_campaign_in_discord(
     assert "alice discards 5♠" in final and "bob discards 9♥" in final
     assert "alice's 1 remaining fleet card at Orbit 1 flips face down" in final
     # Turn 4: alice reaches the target after the Resource phase (O-8).
-    assert "Resources (O-7): alice +3 → 10; bob +3 → 9 RP." in final
+    assert "Resources: alice +3 → 10; bob +3 → 9 RP." in final
     assert "**alice wins**: reached 10 RP (O-8)." in final
     assert "bob: 9 RP, 53 cards left, 1 battle won" in final
     assert "The campaign is over." in final

@@ -48,17 +48,17 @@ def legal_sectors(state: State, run: HexRun, g: Group) -> tuple[list[str], str]:
     """The orbit-sectors open to the group and the reason when it is constrained (E-11)."""
     layout = geo.sectors(state.map, run.hex)
     if g.order.kind == "maintain-orbit":
-        return [geo.home_sector(state.map, run.hex)], "maintain-orbit goes to `system` (E-6)"
+        return [geo.home_sector(state.map, run.hex)], "maintain-orbit goes to `system`"
     # E-D27: maintain-orbit first, then crippled, then hold-maintain. E-D13: a crippled group
     # without a recorded sector here picks freely once.
     if crippled_craft(g) and g.sector in layout:
-        return [g.sector], "FTL-crippled, stays in its orbit-sector (E-11)"
+        return [g.sector], "FTL-crippled, stays in its orbit-sector"
     if _hold_maintain(run, g):
         for other in groups_in(state, run.hex):
             if (other.owner == g.owner and other.name != g.name and other.name in
                     run.placements and _hold_maintain(run, other)):
                 return ([run.placements[other.name]],
-                        "hold-maintain groups of a player share one orbit-sector (E-11)")
+                        "hold-maintain groups of a player share one orbit-sector")
     return layout, ""
 
 
@@ -91,7 +91,7 @@ def _place(state: State, run: HexRun, name: str, sector: str, why: str) -> list[
 def pick(state: State, run: HexRun, name: str, sector: str) -> list[str]:
     """Apply the pick of the group at the head of the queue."""
     if not run.queue or run.queue[0] != name:
-        raise RulesError(f"It is not {name}'s turn to pick an orbit-sector (E-11).")
+        raise RulesError(f"It is not {name}'s turn to pick an orbit-sector.", ruling="E-11")
     legal, reason = legal_sectors(state, run, state.groups[name])
     if sector not in legal:
         allowed = ", ".join(legal) if len(legal) <= 12 else f"any of {len(legal)} sectors"

@@ -14,6 +14,7 @@ from bot.rules.ftcamp.core import (
 )
 from bot.rules.ftcamp.model import Choice, FleetOrder, Group, HexRun, Roll, State
 from bot.rules.ftcamp.scan import groups_in
+from bot.rules.words import plural
 
 WORDS = {"RT": "Retreat", "SF": "StandOff", "EE": "Engage"}
 CANDIDATES = ("EE", "EE+abandon", "EE+drop", "EE+drop+abandon", "SF", "RT", "RT+drop")
@@ -48,7 +49,7 @@ def tug_follows(state: State, tug: Group, g: Group) -> bool:
 
 
 def _refuse(order: str, g: Group, reason: str) -> RulesError:
-    return RulesError(f"{WORDS[order]} is not allowed: group {g.name} {reason} (E-6).")
+    return RulesError(f"{WORDS[order]} is not allowed: group {g.name} {reason}.", ruling="E-6")
 
 
 def _parse_split(g: Group, split: str | None, remaining: list[str]) -> list[list[str]]:
@@ -68,7 +69,7 @@ def _parse_split(g: Group, split: str | None, remaining: list[str]) -> list[list
     flat = [n for p in parts for n in p]
     if sorted(flat) != sorted(remaining) or len(set(flat)) != len(flat):
         raise RulesError(f"Group {g.name}: every craft that stays must be in exactly one part "
-                         f"({', '.join(remaining)}) (E-7).")
+                         f"({', '.join(remaining)}).", ruling="E-7")
     return parts
 
 
@@ -78,14 +79,15 @@ def check_choice(state: State, g: Group, value: str, split: str | None = None) -
     if order not in WORDS or any(f not in ("drop", "abandon") for f in flags):
         raise RulesError(f"Group {g.name}: {value!r} is not an engage order; use RT, SF or EE, "
                          "with +drop (abandon a hold-special) or +abandon (abandon crippled "
-                         "craft) where they apply (E-6).")
+                         "craft) where they apply.", ruling="E-6")
     drop, abandon = "drop" in flags, "abandon" in flags
     hold, task = g.order.kind == "hold-special", g.order.target
     crippled = crippled_craft(g)
     if drop and not hold:
-        raise RulesError(f"Group {g.name} is not on hold-special; +drop does not apply (E-6).")
+        raise RulesError(f"Group {g.name} is not on hold-special; +drop does not apply.",
+                         ruling="E-6")
     if abandon and not crippled:
-        raise RulesError(f"Group {g.name} has no FTL-crippled craft to abandon (E-6).")
+        raise RulesError(f"Group {g.name} has no FTL-crippled craft to abandon.", ruling="E-6")
     if order in ("RT", "EE"):
         if g.lost:
             raise _refuse(order, g, "is lost")
@@ -98,7 +100,7 @@ def check_choice(state: State, g: Group, value: str, split: str | None = None) -
         if tug is not None and not tug_follows(state, tug, g):
             raise RulesError(f"Retreat is not allowed: group {g.name} is tugged by {tug.name} "
                              f"and cannot retreat without its tug; order RT for {tug.name} and "
-                             f"{g.name} goes with it (E-6, E-D29).")
+                             f"{g.name} goes with it.", ruling="E-6")
         # E-6: retreating means leaving crippled craft behind, unless the tug carries them
         abandon = bool(crippled) and tug is None
     elif order == "EE":
@@ -108,17 +110,17 @@ def check_choice(state: State, g: Group, value: str, split: str | None = None) -
             raise _refuse(order, g, f"is on hold-special {task}; choose EE+drop to abandon it")
     elif drop or abandon:
         raise RulesError(f"Group {g.name}: StandOff keeps its hold and its crippled craft in "
-                         "their orbit-sector; +drop and +abandon do not apply (E-6).")
+                         "their orbit-sector; +drop and +abandon do not apply.", ruling="E-6")
     abandoned = crippled if abandon else []
     remaining = [c.name for c in g.craft if c.name not in abandoned]
     if not remaining:
-        raise _refuse(order, g, "would abandon every craft; all are FTL-crippled (E-D10)")
+        raise _refuse(order, g, "would abandon every craft; all are FTL-crippled")
     parts = _parse_split(g, split, remaining)
     real = sum(1 for c in g.craft if c.name in remaining and not c.is_decoy)
     cap = parts_cap(order, real, len(remaining), state.rules.group_sizes)
     if len(parts) > cap:
-        raise RulesError(f"Group {g.name} may split into at most {cap} part(s) on {order} "
-                         f"(E-7); {len(parts)} given.")
+        raise RulesError(f"Group {g.name} may split into at most {plural(cap, 'part')} on {order}; "
+                         f"{len(parts)} given.", ruling="E-7")
     return Choice(order=order, parts=parts, drop_hold=drop, abandoned=abandoned)  # type: ignore[arg-type]
 
 
@@ -191,9 +193,9 @@ def confirm_text(state: State, groups: list[Group]) -> str:
         tug = towed_by_other(state, g)
         if tug is not None:
             lines.append(f"{g.name} is tugged by {tug.name}: it retreats only with its tug and "
-                         "then goes with it, crippled craft included (E-D29).")
+                         "then goes with it, crippled craft included.")
         elif crippled:
-            lines.append(f"{g.name}: RT abandons {', '.join(crippled)} (lost with crew, E-6); "
+            lines.append(f"{g.name}: RT abandons {', '.join(crippled)} (lost with crew); "
                          "EE keeps the group in its orbit-sector unless you choose +abandon.")
     return "\n".join(lines)
 
@@ -282,9 +284,10 @@ def roll_all(state: State, run: HexRun, dice: Dice) -> tuple[list[str], dict[str
         split = " | ".join(", ".join(p) for p in choice.parts)
         lost = f"; abandoned {', '.join(choice.abandoned)} (lost with crew)" \
             if choice.abandoned else ""
-        parts[name] = f"- {name}: {choice.order} in {len(choice.parts)} part(s) [{split}]{lost}"
+        parts[name] = (f"- {name}: {choice.order} in {plural(len(choice.parts), 'part')} "
+                       f"[{split}]{lost}")
         extra = "; hold-special abandoned" if choice.drop_hold else ""
-        lines.append(f"- {name} ({owner}): {choice.order} in {len(choice.parts)} part(s); "
+        lines.append(f"- {name} ({owner}): {choice.order} in {plural(len(choice.parts), 'part')}; "
                      f"dice {pair[0]}, {pair[1]} + bonus {bonus} + thrust {thrust} "
                      f"= **{value}**{extra}")
     return lines, parts

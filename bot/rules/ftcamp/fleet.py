@@ -72,29 +72,30 @@ def check_order(state: State, g: Group, text: str) -> FleetOrder:
         raise RulesError(f"Group {g.name}: {parsed}.")
     stuck = stranded(state, g)
     if g.must_leave == g.hex and parsed.kind != "move" and not stuck:
-        raise RulesError(f"Group {g.name} escaped from {g.hex} and must move away this round "
-                         "(E-13).")
+        raise RulesError(f"Group {g.name} escaped from {g.hex} and must move away this round.",
+                         ruling="E-13")
     if parsed.kind == "move":
         if stuck and g.tugged_by is not None:
             raise RulesError(f"Group {g.name} has FTL-crippled craft and its tug "
                              f"{g.tugged_by} is not with it in hex {g.hex}; it cannot leave "
-                             "the hex (E-D4, E-D29).")
+                             "the hex.", ruling="E-D4")
         if stuck:
             raise RulesError(f"Group {g.name} has FTL-crippled craft and no tug; it cannot "
-                             "leave the hex (E-2, E-D4).")
+                             "leave the hex.", ruling="E-2")
         if parsed.target not in geo.neighbours(state.map, g.hex):
             near = ", ".join(geo.neighbours(state.map, g.hex))
-            raise RulesError(f"Group {g.name} can only move to an adjacent hex: {near} (E-3).")
+            raise RulesError(f"Group {g.name} can only move to an adjacent hex: {near}.",
+                             ruling="E-3")
     if parsed.kind == "maintain-orbit" and geo.system_at(state.map, g.hex) is None:
-        raise RulesError(f"Group {g.name}: maintain-orbit needs a system hex (E-3, E-D3).")
+        raise RulesError(f"Group {g.name}: maintain-orbit needs a system hex.", ruling="E-3")
     if parsed.kind == "patrol" and not has_command(state, g.owner):
-        raise RulesError(f"Group {g.name}: patrol needs a command HQ or outpost (E-3).")
+        raise RulesError(f"Group {g.name}: patrol needs a command HQ or outpost.", ruling="E-3")
     if parsed.kind == "support":
         other = state.groups.get(parsed.target)
         if (other is None or other.hex != g.hex or other.name == g.name
                 or not state.allied(g.owner, other.owner)):
             raise RulesError(f"Group {g.name} can only support another own or allied group in "
-                             f"hex {g.hex} (E-3).")
+                             f"hex {g.hex}.", ruling="E-3")
     return parsed
 
 

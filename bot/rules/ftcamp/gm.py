@@ -34,7 +34,8 @@ def _craft(g: Group, name: str) -> Craft:
 
 def _check_name(name: str, what: str) -> None:
     if not name.strip() or len(name) > NAME_LIMIT:
-        raise InvalidInput(f"A {what} needs a name of 1 to {NAME_LIMIT} characters (E-D18).")
+        raise InvalidInput(f"A {what} needs a name of 1 to {NAME_LIMIT} characters.",
+                           ruling="E-D18")
 
 
 def _check_craft(c: Craft) -> None:
@@ -51,7 +52,7 @@ def _check_place(state: State, hex_name: str, sector: str | None) -> None:
         raise InvalidInput(f"{hex_name!r} is not a hex of the map (CCRR, 0101 to "
                            f"{geo.hex_name(state.map.columns, state.map.rows)}).")
     if sector is not None and sector not in geo.sectors(state.map, hex_name):
-        raise InvalidInput(f"{sector!r} is not an orbit-sector of hex {hex_name} (E-1).")
+        raise InvalidInput(f"{sector!r} is not an orbit-sector of hex {hex_name}.", ruling="E-1")
 
 
 def add_group(state: State, group: Group) -> State:
@@ -69,7 +70,7 @@ def add_group(state: State, group: Group) -> State:
         _check_craft(c)
     _check_place(state, group.hex, group.sector)
     if group.static is not None and group.sector is None:
-        raise InvalidInput(f"Static {group.name} needs its fixed orbit-sector (E-2).")
+        raise InvalidInput(f"Static {group.name} needs its fixed orbit-sector.", ruling="E-2")
     if state.run is not None and group.hex == state.run.hex:
         raise InvalidState(f"Hex {group.hex} is in its engage phase; add the group later.")
     new = _copy(state)
@@ -81,7 +82,7 @@ def move_group(state: State, name: str, hex_name: str, sector: str | None = None
     _group(state, name)
     _check_place(state, hex_name, sector)
     if state.groups[name].static is not None and sector is None:
-        raise InvalidInput(f"Static {name} needs an orbit-sector (E-2).")
+        raise InvalidInput(f"Static {name} needs an orbit-sector.", ruling="E-2")
     new = _copy(state)
     g = new.groups[name]
     g.hex, g.sector = hex_name, sector
@@ -142,7 +143,7 @@ def set_flags(state: State, group: str, lost: bool | None = None,
               diplomat: bool | None = None) -> State:
     g = _group(state, group)
     if g.static is not None:
-        raise InvalidInput(f"{group} is a static; statics carry no flags (E-2).")
+        raise InvalidInput(f"{group} is a static; statics carry no flags.", ruling="E-2")
     new = _copy(state)
     if lost is not None:
         new.groups[group].lost = lost
@@ -156,12 +157,13 @@ def set_tug(state: State, group: str, tug: str | None) -> State:
     None to clear it; recovery of crippled groups is the GM's (E-D29)."""
     g = _group(state, group)
     if g.static is not None:
-        raise InvalidInput(f"{group} is a static; tugs of statics are the GM's to play (E-2).")
+        raise InvalidInput(f"{group} is a static; tugs of statics are the GM's to play.",
+                           ruling="E-2")
     if tug is not None:
         t = _group(state, tug)
         if not any(tows(c) for c in t.craft):
             raise InvalidInput(f"Group {tug} has no craft with a tug rating and a working FTL "
-                               f"drive; it cannot tow {group} (E-D29).")
+                               f"drive; it cannot tow {group}.", ruling="E-D29")
     new = _copy(state)
     new.groups[group].tugged_by = tug
     return new

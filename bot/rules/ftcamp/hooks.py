@@ -117,7 +117,7 @@ def gm_edit(state: State, edit: str, args: dict[str, Any]) -> tuple[State, str]:
                 f"{a['craft']} of {a['group']} takes {a['points']} damage{drive}.")
     if edit == "craft_ftl_loss":
         return (gm.mark_ftl_lost(state, a["group"], a["craft"]),
-                f"{a['craft']} of {a['group']} is FTL-crippled (E-2).")
+                f"{a['craft']} of {a['group']} is FTL-crippled.")
     if edit == "flag":
         value = bool(a["value"])
         flags = {"lost": value} if a["flag"] == "lost" else {"diplomat": value}

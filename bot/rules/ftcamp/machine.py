@@ -28,9 +28,10 @@ from bot.rules.ftcamp.scan import groups_in, is_contested, scan_report
 from bot.rules.ftcamp.scenario import load_scenario
 from bot.rules.ftcamp.step_names import step_name
 from bot.rules.ftcamp.views import status_text, view_of
+from bot.rules.words import plural
 
 SEALED = ("orders", "special", "engage", "chase", "reserves", "patrol")
-HELP = """**FTCamp engage orders** (rulings E-1 to E-13, docs/rules/ftcamp.md)
+HELP = """**FTCamp engage orders** (`/help rule:` shows the rulings the bot plays by)
 Each round: every player gives each group a secret fleet order (move, hold, hold-special,
 maintain-orbit, support, patrol). Orders are revealed and moves applied together. In every
 contested hex: special acts (decoys, weasels, dispatch), private long-range scans, secret engage
@@ -251,7 +252,7 @@ class FTCampRuleset:
 
     def _begin_round(self, state: State) -> list[Event]:
         state.step, state.page, state.run = "orders", 1, None
-        return [_public(f"**Round {state.round}**: fleet orders are open (E-3). Give each group "
+        return [_public(f"**Round {state.round}**: fleet orders are open. Give each group "
                         "one order; they are revealed together.", "round")]
 
     def _finish_orders(self, state: State, answers: dict[int, steps.Answers],
@@ -277,7 +278,9 @@ class FTCampRuleset:
         if not state.contested and state.max_rounds and state.round >= state.max_rounds:
             state.over = True  # E-D32: the GM's round limit ends the campaign
             return [_public(f"**Round {state.round} complete.** The campaign's "
-                            f"{state.max_rounds} round(s) are played; it ends here.", "over")]
+                            f"{plural(state.max_rounds, 'round')} "
+                            f"{'is' if state.max_rounds == 1 else 'are'} played; it ends here.",
+                            "over")]
         if not state.contested:  # E-D30: the next round opens at once
             state.round += 1
             state.dispatched = []
@@ -384,12 +387,12 @@ class FTCampRuleset:
                     continue
                 if not engaging:
                     lines.append(f"{state.player_name(seat)} named an ally to attack but gave "
-                                 "no EE order: the alliance stands (E-D31).")
+                                 "no EE order: the alliance stands.")
                     continue
                 state.alliances.remove(pair)
                 run.betrayals.append((seat, int(ally)))
                 lines.append(f"{state.player_name(seat)} declares an attack on "
-                             f"{state.player_name(int(ally))}: the alliance is broken (E-12).")
+                             f"{state.player_name(int(ally))}: the alliance is broken.")
         return lines
 
     def _after_allocation(self, state: State, dice: Dice) -> list[Event]:

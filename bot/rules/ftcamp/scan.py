@@ -7,6 +7,7 @@ from typing import Any
 from bot.rules.ftcamp import index
 from bot.rules.ftcamp.core import signature_class
 from bot.rules.ftcamp.model import Craft, Group, State
+from bot.rules.words import plural
 
 MAX_CLASS = 5
 
@@ -79,7 +80,8 @@ def scan_report(state: State, viewer: int, hex_name: str) -> tuple[str, dict[str
             continue
         where = f" at {g.sector}" if g.static and g.sector else ""
         owner = state.player_name(g.owner)
-        lines.append(f"- {g.name} ({owner}){where}: {len(seen)} contact(s): {', '.join(seen)}")
+        lines.append(f"- {g.name} ({owner}){where}: {plural(len(seen), 'contact')}: "
+                     f"{', '.join(seen)}")
         data["groups"].append({"group": g.name, "owner": g.owner, "contacts": seen,
                                "sector": g.sector if g.static else None})
     if len(lines) == 1:

@@ -150,7 +150,7 @@ def _group(ck: _Checker, data: dict[str, Any], loc: str, static: bool) -> Group:
         ck.bad(f"{loc}.sector", "must be a string like 'A-3'")
         sector = None
     if static and sector is None:
-        ck.bad(f"{loc}.sector", "a static needs its fixed orbit-sector (E-2)")
+        ck.bad(f"{loc}.sector", "a static needs its fixed orbit-sector")
     opt = {k: data.get(k) for k in ("tugged_by", "must_leave") if data.get(k) is not None}
     for k, v in opt.items():
         if not isinstance(v, str):
@@ -178,7 +178,7 @@ def _rules(ck: _Checker, data: dict[str, Any]) -> RulesConfig:
         else:
             setattr(config, key, value)
     if data.get("missing_engage_order", "SF") != "SF":
-        ck.bad("rules.missing_engage_order", "only 'SF' is supported (E-10)")
+        ck.bad("rules.missing_engage_order", "only 'SF' is supported")
     return config
 
 
@@ -198,7 +198,7 @@ def _map(ck: _Checker, data: dict[str, Any]) -> HexMap:
             ck.bad(f"{loc}.hex", f"{hx!r} is not a hex of the map (CCRR, 0101 to "
                    f"{geo.hex_name(cols, rows)})")
         if sector and (not geo.valid_sector(geo.SYSTEM_ORBITS, sector) or sector[0] == "C"):
-            ck.bad(f"{loc}.system_sector", "must be a sector of orbit A or B, like 'A-3' (E-1)")
+            ck.bad(f"{loc}.system_sector", "must be a sector of orbit A or B, like 'A-3'")
         hex_map.systems.append(SystemHex(hex=hx, name=name, system_sector=sector))
     seen = [s.hex for s in hex_map.systems]
     for hx in sorted({h for h in seen if seen.count(h) > 1}):
@@ -238,7 +238,7 @@ def order_problem(state: State, g: Group) -> str | None:
     if o.kind == "move" and o.target not in geo.neighbours(state.map, g.hex):
         return f"move target {o.target} is not adjacent to {g.hex}"
     if o.kind == "maintain-orbit" and geo.system_at(state.map, g.hex) is None:
-        return "maintain-orbit needs a system hex (E-3, E-D3)"
+        return "maintain-orbit needs a system hex"
     if o.kind == "support":
         target = state.groups.get(o.target)
         if target is None or target.hex != g.hex or target.name == g.name:

@@ -7,6 +7,7 @@ from bot.rules.ftcamp import index
 from bot.rules.ftcamp.core import min_thrust
 from bot.rules.ftcamp.model import Craft, Group, HexRun, State
 from bot.rules.ftcamp.scan import groups_in
+from bot.rules.words import plural, possessive
 
 MAX_OPTIONS = 25
 
@@ -41,9 +42,10 @@ def special_bundles(state: State, seat: int, run: HexRun,
             for count in sorted({1, n}):
                 for cls in range(1, 6):
                     opts.append(Option(value=f"add:{count}:{cls}",
-                                       label=f"add {count} decoy(s) showing class {cls}"))
+                                       label=f"add {plural(count, 'decoy')} showing class {cls}"))
                     opts.append(Option(value=f"new:{count}:{cls}",
-                                       label=f"launch {count} decoy(s) as a new group, class "
+                                       label=f"launch {plural(count, 'decoy')} as a new group, "
+                                             f"class "
                                              f"{cls}"))
             bundles.append([InputField(name=f"decoy:{g.name}", label=f"{g.name}: decoys"[:45],
                                        options=opts)])
@@ -58,7 +60,8 @@ def special_bundles(state: State, seat: int, run: HexRun,
         free = dispatchable(state, seat, dispatched)
         if free:
             bundles.append([InputField(
-                name=f"dispatch:{g.name}", label=f"Dispatch to {g.name}'s interception"[:45],
+                name=f"dispatch:{g.name}",
+                label=f"Dispatch to {possessive(g.name)} interception"[:45],
                 options=[Option(value=x.name, label=f"{x.name} ({x.hex})") for x in free],
                 min_values=0, max_values=len(free))])
     return bundles
@@ -79,12 +82,12 @@ def _launch(state: State, g: Group, count: int, cls: int, new: bool) -> str:
         need -= take
     if not new:
         g.craft.extend(decoys)
-        return f"{g.name}: {count} decoy(s) of class {cls} added"
+        return f"{g.name}: {plural(count, 'decoy')} of class {cls} added"
     state.counter += 1
     # E-D11: a decoy group gets a plain name so it reads like any other contact.
     name = f"Group {state.counter}"
     state.groups[name] = Group(name=name, owner=g.owner, hex=g.hex, craft=decoys)
-    return f"{g.name}: {count} decoy(s) of class {cls} launched as {name}"
+    return f"{g.name}: {plural(count, 'decoy')} of class {cls} launched as {name}"
 
 
 def apply_special(state: State, run: HexRun, seat: int, answers: dict[str, str | list[str]],
@@ -109,9 +112,9 @@ def apply_special(state: State, run: HexRun, seat: int, answers: dict[str, str |
                 if name in dispatched:
                     # Two interceptors named the same group on different pages: first wins.
                     lines.append(f"{name} was already dispatched; each group answers one "
-                                 "interception (E-12.7)")
+                                 "interception")
                     continue
                 run.dispatched[name] = target
                 dispatched.add(name)
-                lines.append(f"{name} dispatched to support {target}'s interception")
+                lines.append(f"{name} dispatched to support {possessive(target)} interception")
     return lines

@@ -185,7 +185,7 @@ def _semantic(state: State, answers: Answers) -> None:
     twice = sorted({n for n in sent if sent.count(n) > 1})
     if twice:
         raise RulesError(f"{', '.join(twice)}: a group may be dispatched to one interception "
-                         "only (E-12.7).")
+                         "only.", ruling="E-12")
     for key, value in answers.items():
         kind, _, name = key.partition(":")
         if kind == "group" and isinstance(value, str):

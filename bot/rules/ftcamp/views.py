@@ -89,8 +89,13 @@ def view_of(state: State, viewer: int | None) -> dict[str, Any]:
     }
 
 
+STEP_WORDS = {"setup": "setting up", "orders": "fleet orders", "special": "special acts",
+              "engage": "engage orders", "allocate": "picking orbit-sectors",
+              "chase": "chase decisions", "reserves": "reserves", "patrol": "patrol reserves"}
+
+
 def status_text(state: State, viewer: int | None, waiting: list[int]) -> str:
-    lines = [f"{state.name}: round {state.round}, step {state.step}"]
+    lines = [f"{state.name}: round {state.round}, {STEP_WORDS.get(state.step, state.step)}"]
     if state.over:
         lines.append(f"The campaign is over (after round {state.round}).")
     elif state.run:

@@ -14,7 +14,7 @@ def check_arc(arc: str) -> str:
     """The arc, upper-cased; InvalidInput if it is not one of the six (H-1)."""
     value = str(arc).strip().upper()
     if value not in ARCS:
-        raise InvalidInput(f"'{arc}' is not an arc. Arcs (H-1): {', '.join(ARCS)}.")
+        raise InvalidInput(f"'{arc}' is not an arc. Arcs: {', '.join(ARCS)}.", ruling="H-1")
     return value
 
 

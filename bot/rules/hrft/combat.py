@@ -18,6 +18,7 @@ from bot.rules.hrft.model import Ship, System
 from bot.rules.hrft.sequence import step_def
 from bot.rules.hrft.state import BattleState
 from bot.rules.hrft.weapons import WEAPONS, fire_weapon
+from bot.rules.words import plural
 
 MAX_RANGE = 200
 MAX_POINTS = 200  # one hit (a number in a list, or the whole entry)
@@ -75,7 +76,7 @@ def fireable(state: BattleState, ship: Ship, system: System) -> str | None:
     if system.uid in state.spent.get(ship.uid, []):
         return f"{system.label} is a one-shot weapon and has been used"
     if system.uid in state.vtif_barred.get(ship.uid, []):
-        return f"{system.label} failed a VTIF targeting roll this turn (H-16)"
+        return f"{system.label} failed a VTIF targeting roll this turn"
     return None
 
 
@@ -86,17 +87,17 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
         raise RulesError("Choose at least one weapon (values 'ship:system').")
     ship_ids = {p.split(":", 1)[0] for p in picks}
     if len(ship_ids) != 1 or any(":" not in p for p in picks):
-        raise RulesError("All weapons of one fire action must belong to one ship (one attack, "
-                         "H-5); give them as 'ship:system'.")
+        raise RulesError("All weapons of one fire action must belong to one ship (one attack); "
+                         "give them as 'ship:system'.", ruling="H-5")
     firer = _ship(state, ship_ids.pop(), "firing")
     if firer.seat != seat:
         raise RulesError(f"{firer.name} is not your ship.")
     late = firer.core_damaged("communications")
     if state.fire_phase == 0 and late:
         raise RulesError(f"{firer.name} has damaged communications: it fires after all ships "
-                         "with working communications (H-11).")
+                         "with working communications.", ruling="H-11")
     if state.fire_phase == 1 and not late:
-        raise RulesError("Only ships with damaged communications fire now (H-11).")
+        raise RulesError("Only ships with damaged communications fire now.", ruling="H-11")
     target = _ship(state, action.get("target"), "target")
     if target.seat == seat:
         raise RulesError("Choose an enemy ship as the target.")
@@ -108,11 +109,11 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
     key = f"{firer.uid}>{target.uid}"  # H-D15: one attack per ship and target a step
     if key in state.attacks_this_step:
         raise RulesError(f"{firer.name} has already fired at {target.name} this step; fire all "
-                         "weapons at one target together (one attack, H-5).")
+                         "weapons at one target together (one attack).", ruling="H-5")
     used = state.targets.setdefault(firer.uid, [])
     if target.uid not in used and len(used) >= firer.working_firecons:
         raise RulesError(f"{firer.name} has no free fire control: each tracks one target per "
-                         f"turn (H-15); targets so far: {', '.join(used) or 'none'}.")
+                         f"turn; targets so far: {', '.join(used) or 'none'}.", ruling="H-15")
     systems = []
     for p in picks:
         try:
@@ -124,7 +125,7 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
             raise RulesError(why + ".")
         if not state.options.vtif and bearing not in system.arcs:
             raise RulesError(f"{system.label} does not cover {bearing}; its arcs: "
-                             f"{'/'.join(system.arcs)}.")
+                             f"{'/'.join(system.arcs)}.", ruling="H-1")
         systems.append(system)
     order = state.orders.get(firer.uid)
     stealth = 1 if bearing == "A" and maneuvers.drive_used(state, firer.uid) else 0
@@ -204,12 +205,12 @@ def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: D
     else:
         points = sum(amounts)  # H-D30: one attack; its total spreads as H-9 says
         if len(amounts) > 1:
-            lines.append(f"Hits {' + '.join(map(str, amounts))} = {points} (one attack, H-5)")
+            lines.append(f"Hits {' + '.join(map(str, amounts))} = {points} (one attack)")
         nearer = action.get("nearer") or None
         concentrate = str(action.get("concentrate", "no")).lower() in ("yes", "true", "1")
         if kind not in directions.KINDS:
-            raise RulesError(f"Unknown damage kind '{kind}'. Kinds (H-9): "
-                             f"{', '.join(directions.KINDS)}.")
+            raise RulesError(f"Unknown damage kind '{kind}'. Kinds: "
+                             f"{', '.join(directions.KINDS)}.", ruling="H-9")
         hits = directions.hits_for(kind, arc, points, nearer, concentrate)
     source = str(action.get("source", "")).strip()[:60]
     report = apply_attack(target, hits, dice)
@@ -230,7 +231,7 @@ def damage_amounts(action: dict[str, Any]) -> list[int]:
     raw = hits if hits not in (None, "", []) else points
     tokens = _as_list(raw)
     usage = (f"a whole number from 1 to {MAX_POINTS}, or a list of per-hit amounts such as "
-             f"'3,2,4' (at most {MAX_HITS}; missiles: one amount per missile, H-D23)")
+             f"'3,2,4' (at most {MAX_HITS}; missiles: one amount per missile)")
     if not tokens:
         raise RulesError(f"Give the damage points: {usage}.")
     if len(tokens) > MAX_HITS:
@@ -253,20 +254,20 @@ def do_repair(state: BattleState, seat: int, action: dict[str, Any], dice: Dice)
     parties = _number(action.get("parties", 1), "DCPs", 1, repair.MAX_PARTIES)
     free = ship.working_dcps - state.dcp_used.get(ship.uid, 0)
     if parties > free:
-        raise RulesError(f"{ship.name} has {free} DCP(s) free this turn; each acts once a turn "
-                         "(H-10).")
+        raise RulesError(f"{ship.name} has {plural(free, 'DCP')} free this turn; each acts once a "
+                         "turn.", ruling="H-10")
     if f"{ship.uid}|{what}" in state.repair_attempts:
         raise RulesError(f"{ship.name} has already tried that repair this turn; put up to "
-                         f"{repair.MAX_PARTIES} DCPs on one attempt instead (H-10, H-D27).")
+                         f"{repair.MAX_PARTIES} DCPs on one attempt instead.", ruling="H-10")
     medic = str(action.get("medic", "no")).lower() in ("yes", "true", "1")
     if medic and ship.uid in state.medic_used:
-        raise RulesError(f"{ship.name} has had its medic roll (+1) this turn (H-10).")
+        raise RulesError(f"{ship.name} has had its medic roll (+1) this turn.", ruling="H-10")
     result = repair.attempt(ship, what, parties, dice, medic_bonus=medic)
     state.ships[ship.uid] = result.ship
     state.dcp_used[ship.uid] = state.dcp_used.get(ship.uid, 0) + parties
     state.repair_attempts.append(f"{ship.uid}|{what}")
     if medic:
         state.medic_used.append(ship.uid)
-    return damage_event(state, "repair", "**Damage control** (H-10)", [result.text],
+    return damage_event(state, "repair", "**Damage control**", [result.text],
                         result.ship, {"roll": result.roll, "need": result.need,
                                       "success": result.success, "repair": what})

@@ -174,7 +174,7 @@ def convert_design(design: dict[str, Any]) -> Ship:
     if ruleset != "fb":
         raise InvalidInput(
             f"Design '{name}' uses rule set {_shown(ruleset)}. HRFT converts Fleet Book designs "
-            "(ruleset 'fb') only: they have hull boxes and six arcs (H-17, H-D1).")
+            "(ruleset 'fb') only: they have hull boxes and six arcs.", ruling="H-17")
     # H-D33: every number within what Fleet Book ships need, before anything is built.
     mass = _int_field(design, "tmf", 1, "MASS", limits.MAX_MASS, 280)
     hull = _int_field(design, "hull_boxes", 1, "hull boxes", limits.MAX_HULL, 88)
@@ -183,8 +183,8 @@ def convert_design(design: dict[str, Any]) -> Ship:
               if "thrust" in design else 0)
     hull_rows = design.get("hull_rows", 4)
     if not isinstance(hull_rows, int) or hull_rows not in ROWS_FOR_HULL_ROWS:
-        raise InvalidInput(f"Design '{name}': hull rows must be 3, 4, 5 or 6 (H-3), "
-                           f"not {_shown(hull_rows)}.")
+        raise InvalidInput(f"Design '{name}': hull rows must be 3, 4, 5 or 6, "
+                           f"not {_shown(hull_rows)}.", ruling="H-3")
     rows = ROWS_FOR_HULL_ROWS[hull_rows]
     hull_kind = _text_field(design, "hull_kind", "warship", 20, "kind")
     if hull_kind not in ("warship", "merchant", "civilian"):

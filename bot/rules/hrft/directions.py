@@ -41,7 +41,7 @@ def fighters(arc: str, points: int, nearer: str | None = None,
     cw, ccw = adjacent(arc)
     near = check_arc(nearer) if nearer else cw  # H-D25
     if near not in (cw, ccw):
-        raise InvalidInput(f"The nearer adjacent arc must be {cw} or {ccw} (H-9).")
+        raise InvalidInput(f"The nearer adjacent arc must be {cw} or {ccw}.", ruling="H-9")
     far = ccw if near == cw else cw
     base, rem = divmod(points, 3)
     return [(arc, base + (1 if rem >= 1 else 0)), (near, base + (1 if rem >= 2 else 0)),
@@ -77,7 +77,7 @@ def hits_for(kind: str, arc: str, points: int, nearer: str | None = None,
         return area(arc, points)
     if kind == "enveloping":
         return enveloping(arc, points)
-    raise InvalidInput(f"Unknown damage kind '{kind}'. Kinds (H-9): {', '.join(KINDS)}.")
+    raise InvalidInput(f"Unknown damage kind '{kind}'. Kinds: {', '.join(KINDS)}.", ruling="H-9")
 
 
 __all__ = ["ARCS", "KINDS", "area", "direct", "enveloping", "fighters", "hits_for",

@@ -26,9 +26,9 @@ KINDS: dict[str, str] = {
     "hard_about": "Hard About",
     "extreme": "Extreme Maneuver",
     "redline": "Redlined engines (mid-turn)",
-    "roll": "Roll (takes effect at step 14)",
+    "roll": "Roll (takes effect when movement completes)",
     "corkscrew": "Corkscrew (rolled at mid-turn)",
-    "dead_rotate": "Dead/driveless rotate (step 14)",
+    "dead_rotate": "Dead/driveless rotate (when movement completes)",
     "other": "Other special movement",
 }
 MAX_EVASIVE = 6
@@ -123,7 +123,8 @@ def _number(raw: Any, what: str, high: int) -> int:
 def declare(state: BattleState, seat: int, action: dict[str, Any]) -> Event:
     """Record one ship's after-mid-turn manoeuvre (mutates ``state``); a public event."""
     if state.step != DECLARE_STEP or state.fire_phase != 0:
-        raise RulesError("Manoeuvres after mid-turn are declared at step 10 (H-D32).")
+        raise RulesError("Manoeuvres after mid-turn are declared in the mid-turn fire step.",
+                         ruling="H-D32")
     ship = state.ships.get(str(action.get("ship", "")))
     if ship is None or ship.seat != seat or ship.out:
         mine = ", ".join(s.uid for s in state.ships_of(seat) if not s.out) or "none"
@@ -145,9 +146,9 @@ def declare(state: BattleState, seat: int, action: dict[str, Any]) -> Event:
                                          redline=redline)
     parts = [", ".join(KINDS[k] for k in kinds), f"thrust {thrust} of {left} un-allocated"]
     if evasive:
-        parts.append(f"evasive {evasive} (+{evasive} to VTIF rolls against it, H-16)")
+        parts.append(f"evasive {evasive} (+{evasive} to VTIF rolls against it)")
     if thrust and not state.orders.get(ship.uid, Order()).thrust:
-        parts.append("main drive used: its aft fire at step 18 counts as Stealth 2 (H-14)")
+        parts.append("main drive used: its aft fire late in the turn counts as Stealth 2")
     return Event(audience=Audience.public(), kind="maneuver",
-                 text=f"**{ship.name}** declares after mid-turn: {'; '.join(parts)} (H-D32).",
+                 text=f"**{ship.name}** declares after mid-turn: {'; '.join(parts)}.",
                  data={"ship": ship.uid, "kinds": kinds, "thrust": thrust, "evasive": evasive})

@@ -48,11 +48,11 @@ def ship_fields(state: BattleState, ship: Ship) -> list[InputField]:
     if state.options.redline != "off":
         bonus = redline_bonus(thrust, state.options.redline)
         fields.append(InputField(
-            name=f"{uid}.redline", label=f"{ship.name}: redline engines (+{bonus}, H-D32)",
+            name=f"{uid}.redline", label=f"{ship.name}: redline engines (+{bonus})",
             options=[Option(value="no", label="No"), Option(value="yes", label="Yes")]))
     if state.options.vtif:
         fields.append(InputField(
-            name=f"{uid}.tracking", label=f"{ship.name}: tracking (H-16)",
+            name=f"{uid}.tracking", label=f"{ship.name}: tracking",
             options=[Option(value=str(v), label=str(v)) for v in range(max_tracking(thrust) + 1)]))
     return fields
 
@@ -83,7 +83,7 @@ def orders_request(state: BattleState, seat: int) -> Request:
         default.update(default_order(state, s))
     names = ", ".join(f"{s.name} ({s.uid})" for s in ships)
     return Request(seat=seat, kind="sealed", step="orders",
-                   prompt=f"Turn {state.turn}, step 1: write orders for {names}. Orders stay "
+                   prompt=f"Turn {state.turn}: write orders for {names}. Orders stay "
                           "secret until every side has written them.",
                    actions=[ActionSpec(type="orders", label="Submit orders", fields=fields)],
                    default=default)
@@ -110,13 +110,13 @@ def read_order(state: BattleState, ship: Ship, action: dict[str, Any]) -> Order:
     redline = str(action.get(f"{uid}.redline", "no")).lower() in ("yes", "true", "1")
     if redline and state.options.redline == "off":
         raise RulesError(f"{ship.name}: redlined engines need the battle option redline "
-                         "(third or half, H-D32).")
+                         "(third or half).", ruling="H-D32")
     limit = thrust_limit(state, ship, redline)
     if redline and not ship.current_thrust:
         raise RulesError(f"{ship.name}: a ship without working drive cannot redline.")
     used = _int(get, f"{uid}.thrust", 0, 0, limit, f"{ship.name}: thrust used"
                 + ("" if redline or state.options.redline == "off" else " (redlined engines "
-                   "allow more, H-D32)"))
+                   "allow more)"))
     turn = str(get.get(f"{uid}.turn", "0")).upper()
     if turn not in [o.value for o in _turn_options(thrust)]:
         raise RulesError(f"{ship.name}: turn '{turn}' is not allowed; choose 0, P1.. or S1.. "
@@ -130,7 +130,7 @@ def read_order(state: BattleState, ship: Ship, action: dict[str, Any]) -> Order:
         if abs(speed - prev) > used - order.turn_points:
             raise RulesError(f"{ship.name}: changing speed {prev} -> {speed} needs "
                              f"{abs(speed - prev)} thrust besides the turn; thrust used is "
-                             f"{used} (H-D13).")
+                             f"{used}.", ruling="H-D13")
     order.screens = str(get.get(f"{uid}.screens", "off"))
     screens.parse(order.screens, ship.screen_level)
     if state.options.vtif:
@@ -145,7 +145,7 @@ def read_order(state: BattleState, ship: Ship, action: dict[str, Any]) -> Order:
 def check_orders(state: BattleState, seat: int, action: dict[str, Any]) -> None:
     """Raise RulesError if the seat's sealed orders are not legal."""
     if action.get("type") != "orders":
-        raise RulesError("Step 1 takes one 'orders' action for all your ships.")
+        raise RulesError("Written orders are one 'orders' action for all your ships.")
     for ship in state.ships_of(seat):
         if not ship.out:
             read_order(state, ship, action)
@@ -178,7 +178,7 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event
                 extra = " (computer damaged: follows last turn's written orders, H-11)"
                 private.append(Event(audience=Audience.to_seat(seat), kind="orders-ahead",
                                      text=f"{ship.name}: your orders are stored for next turn "
-                                          "(computer damaged, H-11)."))
+                                          "(computer damaged)."))
             else:
                 state.next_orders.pop(ship.uid, None)
             state.orders[ship.uid] = order

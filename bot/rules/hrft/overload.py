@@ -49,15 +49,14 @@ def arc_level(ship: Ship, system: System) -> int:
 def check(ship: Ship, system: System, step_before: str, dice: Dice,
           ) -> tuple[list[str], list[dict[str, object]]]:
     """Roll the overload threshold of one weapon of ``ship`` (mutated on failure)."""
-    head = (f"Overload: {system.label} fired at step {step_before} last turn and again at "
-            f"mid-turn")
+    head = f"Overload: {system.label} fired late last turn and again at mid-turn"
     if ship.out:
-        return [f"{head}; {ship.name} is out of the battle: no roll (H-D31)"], []
+        return [f"{head}; {ship.name} is out of the battle: no roll"], []
     if not system.can_be_hit:
-        return [f"{head}; it is already knocked out: no roll (H-D31)"], []
+        return [f"{head}; it is already knocked out: no roll"], []
     level = arc_level(ship, system)
     if level <= 0:
-        return [f"{head}; no threshold reached in the blocks of its arcs: no roll (H-D31)"], []
+        return [f"{head}; no threshold reached in the blocks of its arcs: no roll"], []
     roll = dice.d(6)
     need = f"{7 - level}+" if level < MAX_LEVEL else "any"
     if fails(roll, level):
@@ -69,4 +68,4 @@ def check(ship: Ship, system: System, step_before: str, dice: Dice,
                                  "system": system.uid, "ship": ship.uid, "level": level,
                                  "result": result}
     return [f"{head}: threshold at level {level} (worst block of its arcs), d6 {roll} vs "
-            f"{need}: {result} (H-D31)"], [record]
+            f"{need}: {result}"], [record]

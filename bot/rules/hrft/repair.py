@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot.errors import RulesError
 from bot.rules.base import Dice
 from bot.rules.hrft.model import Ship
+from bot.rules.words import plural
 
 MAX_PARTIES = 3
 
@@ -15,7 +16,7 @@ def need(parties: int, medic_bonus: bool = False) -> int:
     """Roll needed: 6 with one DCP, one less per extra DCP (at most 3: 4+); the medic roll's
     +1 lowers it by one more."""
     if not 1 <= parties <= MAX_PARTIES:
-        raise RulesError(f"A repair uses 1 to {MAX_PARTIES} DCPs (H-10), not {parties}.")
+        raise RulesError(f"A repair uses 1 to {MAX_PARTIES} DCPs, not {parties}.", ruling="H-10")
     return 7 - parties - (1 if medic_bonus else 0)
 
 
@@ -56,7 +57,7 @@ def attempt(ship: Ship, target: str, parties: int, dice: Dice, medic_bonus: bool
         if system.hits == 0:
             raise RulesError(f"{system.label} on {ship.name} is not damaged.")
         if medic_bonus and system.type != "dcp":
-            raise RulesError("The medic bonus (+1) applies only to repairing a DCP (H-10).")
+            raise RulesError("The medic bonus (+1) applies only to repairing a DCP.", ruling="H-10")
         label = system.label
 
         def fix() -> None:
@@ -68,10 +69,11 @@ def attempt(ship: Ship, target: str, parties: int, dice: Dice, medic_bonus: bool
         block = ship.blocks[what]
         label = f"{kind} of block {block.name}"
         if medic_bonus:
-            raise RulesError("The medic bonus (+1) applies only to repairing a DCP (H-10).")
+            raise RulesError("The medic bonus (+1) applies only to repairing a DCP.", ruling="H-10")
         if kind == "hull" and block.hull_lost <= block.repair_floor():
             raise RulesError(f"Block {block.name}: no hull box can be repaired; only the "
-                             "current damaged row (or a stripped block's last row) may be (H-10).")
+                             "current damaged row (or a stripped block's last row) may be.",
+                             ruling="H-10")
         if kind == "armour" and not block.armour_lost:
             raise RulesError(f"Block {block.name} has lost no armour.")
 
@@ -88,6 +90,6 @@ def attempt(ship: Ship, target: str, parties: int, dice: Dice, medic_bonus: bool
     ok = roll >= n
     if ok:
         fix()
-    text = (f"{ship.name}: {parties} DCP(s) on {label}: d6 {roll} vs {n}+: "
+    text = (f"{ship.name}: {plural(parties, 'DCP')} on {label}: d6 {roll} vs {n}+: "
             f"{'repaired' if ok else 'no luck'}")
     return RepairResult(ship, roll, n, ok, text)

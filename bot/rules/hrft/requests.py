@@ -51,7 +51,7 @@ def damage_spec(state: BattleState) -> ActionSpec:
                for s in state.ships.values() if not s.out][:MAX_OPTIONS]
     return ActionSpec(type="damage", label="Enter damage (weapon not in the tables)", fields=[
         InputField(name="target", label="Ship hit", options=targets),
-        InputField(name="kind", label="Kind (H-9)",
+        InputField(name="kind", label="Kind",
                    options=[Option(value=k, label=k) for k in KINDS]),
         _arc_field("arc", "Incoming arc on the ship hit"),
         # H-D30: the panel offers 1..25 in one Select; more, or a per-hit list such as
@@ -124,8 +124,8 @@ def open_request(state: BattleState, seat: int) -> Request:
         if spec:
             actions.append(spec)
     actions += [damage_spec(state), READY, CONCEDE]
-    late = " (ships with damaged communications, H-11)" if state.fire_phase == 1 else ""
+    late = " (ships with damaged communications)" if state.fire_phase == 1 else ""
     return Request(seat=seat, kind="open", step=state.step + ("-late" if late else ""),
-                   prompt=f"Turn {state.turn}, step {sd.number}: {sd.title}{late}. Act as often "
+                   prompt=f"Turn {state.turn}: {sd.title}{late}. Act as often "
                           "as you need, then Ready.",
                    actions=actions, default={"type": "ready"})

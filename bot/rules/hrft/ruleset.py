@@ -32,18 +32,37 @@ from bot.rules.hrft.scripted import HrftScriptedPlayer
 from bot.rules.hrft.sequence import HrftOptions, next_step, step_def
 from bot.rules.hrft.state import BattleState, add_ship
 from bot.rules.hrft.weapons import WEAPONS
+from bot.rules.words import plural
 
 SMALL_UNIT_TYPES = {"hangar", "sm_launcher", "sm_rack", "tender_bay"}
 
-HELP = """**High Resolution Full Thrust** (seed 003, rulings H-1 to H-17)
-Ships are Fleet Book designs converted to six hull blocks around the ship (H-2, H-3). Each turn:
-step 1 every side writes secret orders (speed, thrust, turn, screens); step 2 reveals them; the
-bot announces the table steps (initiative, movement, ordnance); at the fire steps (10, 18) pick
-weapons of one ship, a target, the range and the incoming arc: the bot rolls, applies armour,
-rows, thresholds and cascades, and posts the ship sheet. Weapons not in the tables (missiles,
-fighters, area weapons): use Enter damage. A manoeuvre after mid-turn (Hard About, Extreme,
-redline...) is declared at step 10 (H-D32). Step 19: damage control. Ready ends your part of a
-step. The battle ends when only one side has ships fighting."""
+HELP = """**High Resolution Full Thrust** (v1.4 on Full Thrust and Fleet Book 1)
+Ships are Fleet Book designs converted to six hull blocks around the ship. Each turn:
+every side writes secret orders (speed, thrust, turn, screens), then they are revealed; the
+bot announces the table steps (initiative, movement, ordnance); at the two fire steps (mid-turn
+and late) pick weapons of one ship, a target, the range and the incoming arc: the bot rolls,
+applies armour, rows, thresholds and cascades, and posts the ship sheet. Weapons not in the
+tables (missiles, fighters, area weapons): use Enter damage. A manoeuvre after mid-turn (Hard
+About, Extreme, redline...) is declared in the mid-turn fire step. At turn end: damage
+control. Ready ends your part of a step. The battle ends when only one side has ships
+fighting. `/help rule:` shows the rulings the bot plays by."""
+
+
+_SWITCHES = {"emergency_maneuver": "emergency manoeuvres (variation 1)",
+             "mid_turn_fire_only": "ships fire at mid-turn only (variation 2)",
+             "vtif": "VTIF targeting (variation 3)", "beam_reroll": "beam 6s roll again",
+             "overload": "weapon overload thresholds"}
+
+
+def options_text(opts: HrftOptions) -> str:
+    """The battle options in words: "cinematic movement, beam 6s roll again, no turn limit"."""
+    parts = [f"{opts.movement} movement"]
+    parts += [label for key, label in _SWITCHES.items() if getattr(opts, key)]
+    if opts.redline != "off":
+        parts.append(f"redlined engines (+{'1/3' if opts.redline == 'third' else '1/2'} thrust)")
+    parts.append(f"at most {plural(opts.max_turns, 'turn')}" if opts.max_turns
+                 else "no turn limit")
+    return ", ".join(parts)
 
 
 class HrftRuleset:
@@ -75,8 +94,7 @@ class HrftRuleset:
             options.model_dump() if isinstance(options, BaseModel) else options)
         state = BattleState(options=opts, seats=list(seats))
         text = ("**HRFT battle**: each side adds its ships (a Fleet Manager design or a "
-                "sample), then Ready. Battle options: " + ", ".join(
-                    f"{k}={v}" for k, v in opts.model_dump().items()))
+                "sample), then Ready. Battle options: " + options_text(opts) + ".")
         return Outcome(state=state, events=[Event(audience=Audience.public(), kind="setup",
                                                   text=text)])
 
@@ -102,7 +120,7 @@ class HrftRuleset:
     def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
         state = self._state(state).model_copy(deep=True)
         if state.step != "orders":
-            raise InvalidState("Only step 1 (written orders) is resolved together.")
+            raise InvalidState("Only the written orders are resolved together.")
         for seat, action in actions.items():
             if seat not in state.living_seats():
                 raise PermissionDenied(f"Seat {seat} has no ships to give orders to.")
@@ -121,7 +139,7 @@ class HrftRuleset:
             self._settle(state, dice, gm_events)
             return self._outcome(state, gm_events)
         if state.step == "orders":
-            raise InvalidState("Step 1 orders are sealed: submit them with the orders panel.")
+            raise InvalidState("Written orders are sealed: submit them with the orders panel.")
         if state.step == "setup":
             return self._setup_act(state, seat, kind, action)
         sd = step_def(state.options, state.step)
@@ -145,7 +163,7 @@ class HrftRuleset:
             events.append(combat.do_repair(state, seat, action, dice))
         else:
             allowed = [a.type for a in requests.open_request(state, seat).actions]
-            raise RulesError(f"'{kind}' is not possible at step {sd.number}. Allowed: "
+            raise RulesError(f"'{kind}' is not possible now ({sd.title}). Allowed: "
                              f"{', '.join(allowed)}.")
         self._settle(state, dice, events)
         return self._outcome(state, events)
@@ -270,7 +288,7 @@ class HrftRuleset:
                 key = "orders"
             sd = step_def(state.options, key)
             state.step, state.ready, state.fire_phase = key, [], 0
-            head = f"Step {sd.number}: {sd.title}"
+            head = f"{sd.number}. {sd.title}"
             if sd.kind == "sealed":
                 lines.append(f"**Turn {state.turn}** - {head}: every side writes orders.")
                 break
@@ -282,7 +300,7 @@ class HrftRuleset:
                     f"{state.seat_name(s)} {state.initiative[s]}" for s in seats)
                     + f" - {state.seat_name(order[0])} has the initiative.")
             elif sd.kind == "announce" or (sd.kind == "small" and not self._small_units(state)):
-                skip = " (no fighters or missiles in this battle: skipped, H-D12)" \
+                skip = " (no fighters or missiles in this battle: skipped)" \
                     if sd.kind == "small" else ""
                 lines.append(head + skip)
             elif sd.kind in ("small", "fire", "repair"):
@@ -317,8 +335,8 @@ class HrftRuleset:
             if self._required(state):
                 state.ready = []
                 events.append(Event(audience=Audience.public(), kind="steps",
-                                    text=f"Step {sd.number}: ships with damaged communications "
-                                         "fire now (H-11)."))
+                                    text=f"{sd.title}: ships with damaged communications "
+                                         "fire now."))
                 return
         if len(state.living_seats()) <= 1:
             return  # the battle is over; _outcome writes the report

@@ -35,18 +35,18 @@ def parse(text: str, ship_level: int) -> dict[str, int]:
     setting = {a: lvl for a, lvl in setting.items() if lvl}
     if any(lvl > ship_level for lvl in setting.values()):
         raise RulesError(f"Screen level {max(setting.values())} is above the ship's screen "
-                         f"level {ship_level} (H-12).")
+                         f"level {ship_level}.", ruling="H-12")
     points = POINTS_PER_LEVEL * ship_level
     if cost(setting) > points:
         raise RulesError(f"Screen setting '{text}' costs {cost(setting)} points; the ship has "
                          f"{points} (6 per level; an arc costs 1 at level 1, 2 at level 2, "
-                         "6 at level 3, H-12).")
+                         "6 at level 3).", ruling="H-12")
     return setting
 
 
 def _level(raw: str) -> int:
     if raw.strip() not in ("0", "1", "2", "3"):
-        raise RulesError(f"Screen level '{raw}' must be 0 to 3 (H-12).")
+        raise RulesError(f"Screen level '{raw}' must be 0 to 3.", ruling="H-12")
     return int(raw)
 
 

@@ -25,18 +25,18 @@ class HrftOptions(BaseModel):
 
     movement: Literal["cinematic", "vector"] = Field(
         default="cinematic", description="cinematic or vector movement")
-    emergency_maneuver: bool = Field(default=False, description="variation 1 (H-15)")
+    emergency_maneuver: bool = Field(default=False, description="variation 1")
     mid_turn_fire_only: bool = Field(
         default=False, description="variation 2, cinematic only: one ship fire phase")
-    vtif: bool = Field(default=False, description="variation 3, vector only: VTIF (H-16)")
-    beam_reroll: bool = Field(default=True, description="beam 6s roll another die (H-13)")
+    vtif: bool = Field(default=False, description="variation 3, vector only: VTIF")
+    beam_reroll: bool = Field(default=True, description="beam 6s roll another die")
     max_turns: int = Field(default=0, ge=0, le=100, description="0 = no limit")
     redline: Literal["off", "third", "half"] = Field(
-        default="off", description="redlined engines (H-D32): +1/3 or +1/2 thrust, rounded "
+        default="off", description="redlined engines: +1/3 or +1/2 thrust, rounded "
         "down; half of that at mid-turn")
     overload: bool = Field(
         default=False, description="optional: a weapon firing at 16/18 then 8/10 next turn "
-        "rolls a threshold (H-D31)")
+        "rolls a threshold")
 
     @model_validator(mode="after")
     def _fits_movement(self) -> HrftOptions:

@@ -51,7 +51,7 @@ def _arcs(ship: str, raw: dict[str, Any], fixed: list[str] | None) -> list[str]:
     if bad:
         raise InvalidInput(
             f"Design '{ship}': system {raw.get('uid')} ({raw['type']}) has arcs {bad}; "
-            f"HRFT uses the six Fleet Book arcs {', '.join(ARCS)} (H-1).")
+            f"HRFT uses the six Fleet Book arcs {', '.join(ARCS)}.", ruling="H-1")
     return arc_order(arcs)
 
 

@@ -104,7 +104,7 @@ def ship_line(ship: Ship) -> str:
 
 def status(state: BattleState, viewer: int | None) -> str:
     number, title = step_info(state)
-    head = (f"HRFT battle, turn {state.turn}" + (f", step {number}: {title}" if number
+    head = (f"HRFT battle, turn {state.turn}" + (f", {title}" if number
                                                    else f": {title}"))
     lines = [head]
     for seat in state.seats:

@@ -12,6 +12,7 @@ from typing import Literal
 from bot.errors import RulesError
 from bot.rules.base import Dice
 from bot.rules.hrft.model import System
+from bot.rules.words import plural
 
 Scoring = Literal["beam", "torpedo"]
 
@@ -86,8 +87,8 @@ def range_band(table: WeaponTable, system: System, range_mu: float, stealth_step
         band += 1
     if band > bands:
         raise RulesError(f"{system.label}: range {range_mu:g} MU is out of range (bands of "
-                         f"{length} MU, {bands} band(s)"
-                         f"{', sensors damaged (H-11)' if sensors_damaged else ''}).")
+                         f"{length} MU, {plural(bands, 'band')}"
+                         f"{', sensors damaged' if sensors_damaged else ''}).", ruling="H-11")
     return band
 
 
@@ -144,7 +145,7 @@ def fire_weapon(system: System, range_mu: float, screen: int, dice: Dice, *,
         shot.damage, shot.dice = roll_beam_dice(count, screen if table.screens else 0, dice,
                                                 beam_reroll)
         faces = " ".join(f"{d['roll']}{'r' if d['reroll'] else ''}" for d in shot.dice)
-        shot.text = (f"{system.label} band {band}: {count} dice [{faces}]"
+        shot.text = (f"{system.label} band {band}: {plural(count, 'die')} [{faces}]"
                      f"{f' vs screen {screen}' if screen and table.screens else ''}"
                      f" = {shot.damage}")
         return shot

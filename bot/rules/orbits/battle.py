@@ -83,26 +83,26 @@ def check_discard(force: list[str], losses: int, chosen: list[str]) -> None:
     if unknown:
         raise RulesError(
             f"{C.show_all(unknown)} did not fight in this battle; choose from "
-            f"{C.show_all(sorted(fleet, key=C.sort_key))} (O-15)."
+            f"{C.show_all(sorted(fleet, key=C.sort_key))}.", ruling="O-15"
         )
     if len(set(chosen)) != len(chosen):
-        raise RulesError("Each card can be discarded only once (O-15).")
+        raise RulesError("Each card can be discarded only once.", ruling="O-15")
     if losses >= total:
         if set(chosen) != set(fleet):
             raise RulesError(
                 f"Losses {losses} reach the force's total {total}: every fleet card there is "
-                "discarded, Jokers included (O-15)."
+                "discarded, Jokers included.", ruling="O-15"
             )
         return
     got = sum(C.value(c) for c in chosen)
     if got < losses:
         raise RulesError(
             f"{C.show_all(chosen)} add up to {got}, short of the losses {losses}: choose cards "
-            "worth at least the losses (O-15)."
+            "worth at least the losses.", ruling="O-15"
         )
     spare = [c for c in chosen if got - C.value(c) >= losses]
     if spare:
         raise RulesError(
             f"{C.show(spare[0])} is not needed: without it the cards still reach {losses}. "
-            "Discard a set from which no card can be left out (O-15)."
+            "Discard a set from which no card can be left out.", ruling="O-15"
         )

@@ -23,9 +23,10 @@ from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Event, InputField, Option, Request
 from bot.rules.orbits import cards as C
 from bot.rules.orbits.battle import battle_force, check_discard, propose_discard
-from bot.rules.orbits.events import plural, public, to_gm
+from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.flow import next_turn
 from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
+from bot.rules.words import count_of, plural
 
 SINGLE_MAX = 24
 
@@ -39,7 +40,7 @@ def open_battles(state: OrbitsState, events: list[Event]) -> None:
             continue
         if not any(state.stance(s, area) == "attack" for s in sides):
             events.append(public("standoff", f"{state.area_label(area)}: every side blockades; "
-                                 "no battle, and no resources there (O-13).", area=area))
+                                 "no battle, and no resources there.", area=area))
             continue
         forces = {s: sorted((c.code for c in state.face_up_fleet(s, area)), key=C.sort_key)
                   for s in sides}
@@ -81,11 +82,11 @@ def battle_requests(state: OrbitsState) -> list[Request]:
         spec = _report_spec(state, b, "report", "Report the result")
         return [Request(seat=s, kind="sealed", step=step, actions=[spec], default=None,
                         prompt=f"Battle at {where}: report each side's losses and who was "
-                               "defeated (O-15). Both sides must agree.")
+                               "defeated. Both sides must agree.")
                 for s in b.sides]
     if state.phase == "battle_gm":
         specs = [_report_spec(state, b, "report", "Enter the result"),
-                 # O-16; destructive: it throws both reports away, so it is confirmed
+                 # O-16: destructive: it throws both reports away, so it is confirmed
                  ActionSpec(type="cancel", label="Cancel the battle", destructive=True,
                             confirm="Cancel the battle: both reports are dropped, nothing is "
                                     "lost and nobody is defeated.")]
@@ -103,7 +104,7 @@ def _losses_fields(state: OrbitsState, seat: int, total: int) -> list[InputField
 
     def lab(k: int) -> str:
         if ppv == 1:
-            return f"{k} {unit}"
+            return count_of(k, unit)
         return f"{k} ({(k - 1) * ppv + 1}–{k * ppv} points)" if k else "0 points"
 
     if total <= SINGLE_MAX:
@@ -129,7 +130,7 @@ def _report_spec(state: OrbitsState, b: Battle, kind: str, label: str) -> Action
     unit = o.points_label if o.points_per_value == 1 else f"× {o.points_per_value} points"
     return ActionSpec(type=kind, label=label, fields=fields,
                       confirm=f"Losses in card value ({unit}); a side discards fleet cards worth "
-                              "at least its losses (O-15).")
+                              "at least its losses.")
 
 
 def _discarding(state: OrbitsState, b: Battle) -> list[int]:
@@ -160,9 +161,9 @@ def _discard_request(state: OrbitsState, b: Battle, seat: int, step: str) -> Req
     return Request(
         seat=seat, kind="sealed", step=step, default=default,
         actions=[ActionSpec(type="discard", label="Discard", fields=fields,
-                            confirm="Discarded cards leave the game for good (O-15).")],
+                            confirm="Discarded cards leave the game for good.")],
         prompt=f"Battle at {state.area_label(b.area)}: discard fleet cards worth at least "
-               f"{losses}. Proposal: {C.show_all(proposal)} (O-15).",
+               f"{losses}. Proposal: {C.show_all(proposal)}.",
     )
 
 
@@ -183,7 +184,7 @@ def _raid_request(state: OrbitsState, b: Battle, seat: int, step: str) -> Reques
     return Request(
         seat=seat, kind="sealed", step=step, default={"type": "no_raid"},
         prompt=f"You won at {state.area_label(b.area)}: you may force a defeated player to "
-               "discard one face-up face card there (O-18).",
+               "discard one face-up face card there.",
         actions=[ActionSpec(type="raid", label="Raid a colony", fields=[
             InputField(name="card", label="Face card", options=options)]),
                  ActionSpec(type="no_raid", label="No raid")])
@@ -195,7 +196,8 @@ def _raid_request(state: OrbitsState, b: Battle, seat: int, step: str) -> Reques
 def read_report(state: OrbitsState, b: Battle, action: dict[str, Any]) -> BattleResult:
     """Turns a report action into losses (card-value units) and the defeated sides."""
     if action.get("type") != "report":
-        raise RulesError("Send a battle report: each side's losses and who was defeated (O-15).")
+        raise RulesError("Send a battle report: each side's losses and who was defeated.",
+                         ruling="O-15")
     losses: dict[int, int] = {}
     for s in b.sides:
         total = battle_force(b.forces[s], state.options.size_class_cap)[0]
@@ -205,8 +207,8 @@ def read_report(state: OrbitsState, b: Battle, action: dict[str, Any]) -> Battle
             k = (10 * _int(action.get(f"losses_{s}_tens"), f"{state.name(s)}'s losses (tens)")
                  + _int(action.get(f"losses_{s}_units"), f"{state.name(s)}'s losses (units)"))
         if not 0 <= k <= total:
-            raise RulesError(f"{state.name(s)}'s losses must be 0 to {total} (their force) "
-                             "(O-15).")
+            raise RulesError(f"{state.name(s)}'s losses must be 0 to {total} (their force).",
+                             ruling="O-15")
         losses[s] = k
     raw = action.get("defeated", "none")
     picked = [raw] if isinstance(raw, str) else list(raw or [])
@@ -233,7 +235,7 @@ def _int(value: Any, what: str) -> int:
 
 def read_discard(action: dict[str, Any]) -> list[str]:
     if action.get("type") != "discard":
-        raise RulesError("Choose the cards to discard (O-15).")
+        raise RulesError("Choose the cards to discard.", ruling="O-15")
     chosen: list[str] = []
     for key, val in action.items():
         if key == "cards" or key.startswith("cards_"):
@@ -257,7 +259,7 @@ def check_sealed(state: OrbitsState, seat: int, action: dict[str, Any]) -> None:
     elif action.get("type") == "raid":
         _read_raid(state, b, action)
     elif action.get("type") != "no_raid":
-        raise RulesError("Choose a face card to raid, or No raid (O-18).")
+        raise RulesError("Choose a face card to raid, or No raid.", ruling="O-18")
 
 
 def _read_raid(state: OrbitsState, b: Battle, action: dict[str, Any]) -> tuple[int, str]:
@@ -267,7 +269,7 @@ def _read_raid(state: OrbitsState, b: Battle, action: dict[str, Any]) -> tuple[i
     owner, _, code = str(raw).partition(":")
     target = (int(owner), code) if owner.isdigit() else None
     if target not in _raid_targets(state, b):
-        raise RulesError("Raid one of the defeated side's face-up face cards here (O-18).")
+        raise RulesError("Raid one of the defeated side's face-up face cards here.", ruling="O-18")
     return target  # type: ignore[return-value]
 
 
@@ -292,7 +294,7 @@ def resolve_battle(state: OrbitsState, actions: dict[int, dict[str, Any]],
         if action.get("type") == "cancel":
             b.cancelled = True
             events.append(public("battle_cancelled", f"The GM cancels the battle at "
-                                 f"{state.area_label(b.area)}: no losses (O-16).", area=b.area))
+                                 f"{state.area_label(b.area)}: no losses.", area=b.area))
             _next_battle(state, events)
         else:
             _accept(state, b, read_report(state, b, action), events, by_gm=True)
@@ -312,7 +314,7 @@ def _resolve_reports(state: OrbitsState, b: Battle, actions: dict[int, dict[str,
     missing = [s for s in b.sides if s not in b.reports]
     why = ("not every side reported" if missing else "the reports differ")
     events.append(public("battle_dispute", f"Battle at {state.area_label(b.area)}: {why}; the GM "
-                         "will enter the result (O-15).", area=b.area))
+                         "will enter the result.", area=b.area))
     lines = [f"{state.name(s)}: {_describe(state, r)}" for s, r in b.reports.items()]
     events.append(to_gm("battle_reports", f"Reports for {state.area_label(b.area)}:\n"
                         + ("\n".join(lines) or "none"), area=b.area))
@@ -321,8 +323,9 @@ def _resolve_reports(state: OrbitsState, b: Battle, actions: dict[int, dict[str,
 
 def _describe(state: OrbitsState, r: BattleResult) -> str:
     o = state.options
-    parts = [f"{state.name(s)} lost {k * o.points_per_value if o.points_per_value > 1 else k} "
-             f"{o.points_label if o.points_per_value == 1 else 'points'}"
+    parts = [f"{state.name(s)} lost "
+             + (count_of(k, o.points_label) if o.points_per_value == 1
+                else plural(k * o.points_per_value, "point"))
              for s, k in r.losses.items()]
     beaten = ", ".join(state.name(d) for d in r.defeated) or "nobody"
     return "; ".join(parts) + f"; defeated: {beaten}"
@@ -352,7 +355,7 @@ def _discard(state: OrbitsState, b: Battle, seat: int, codes: list[str],
                    if not (c.owner == seat and c.area == b.area and c.code in gone)]
     state.discards[seat].extend(sorted(gone, key=C.sort_key))
     events.append(public("discard", f"{state.name(seat)} discards "
-                         f"{C.show_all(sorted(gone, key=C.sort_key))} (O-15).",
+                         f"{C.show_all(sorted(gone, key=C.sort_key))}.",
                          seat=seat, cards=sorted(gone, key=C.sort_key)))
 
 
@@ -376,7 +379,7 @@ def _after_discards(state: OrbitsState, b: Battle, events: list[Event]) -> None:
             verb = "flips" if len(left) == 1 else "flip"
             events.append(public("defeat_flip", f"{state.name(s)}'s "
                                  f"{plural(len(left), 'remaining fleet card')} at "
-                                 f"{state.area_label(b.area)} {verb} face down (O-15).", seat=s))
+                                 f"{state.area_label(b.area)} {verb} face down.", seat=s))
     if b.result.defeated:  # O-D7: every side not defeated wins when somebody is defeated
         for s in _raiders(state, b):
             state.battles_won[s] += 1
@@ -404,7 +407,7 @@ def _resolve_raids(state: OrbitsState, b: Battle, actions: dict[int, dict[str, A
                        if not (c.owner == owner and c.code == code)]
         state.discards[owner].append(code)
         events.append(public("raid", f"{state.name(seat)} raids {state.name(owner)}'s colony at "
-                             f"{state.area_label(b.area)}: {C.show(code)} is discarded (O-18).",
+                             f"{state.area_label(b.area)}: {C.show(code)} is discarded.",
                              seat=seat, owner=owner, card=code))
     _next_battle(state, events)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.rules import words
 from bot.rules.base import Audience, Event, ImageRef
 
 
@@ -19,5 +20,4 @@ def to_gm(kind: str, text: str, **data: Any) -> Event:
     return Event(audience=Audience.gm(), kind=kind, text=text, data=data)
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+plural = words.plural  # one helper for every rule set (bot/rules/words.py)

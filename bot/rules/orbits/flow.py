@@ -54,8 +54,7 @@ def begin_turn(state: OrbitsState, events: list[Event]) -> None:
     state.idle_turns = state.idle_turns + 1 if gained == 0 and not state.acted else 0
     state.acted = False
     if state.idle_turns >= STALEMATE_TURNS:
-        finish(state, events, [], "nobody can act or gain RP any more: the campaign is a draw "
-               "(O-D8)")
+        finish(state, events, [], "nobody can act or gain RP any more: the campaign is a draw")
         return
     arrivals(state, events)
     open_alternation(state, "transit")
@@ -71,11 +70,11 @@ def development(state: OrbitsState, events: list[Event]) -> None:
             where = state.area_label(area)
             if not deck:
                 events.append(to_seat(seat, "draw_empty",
-                                      f"Your deck is empty: no draw at {where} (O-6)."))
+                                      f"Your deck is empty: no draw at {where}."))
                 continue
             code = deck.pop(0)
             state.table.append(TableCard(owner=seat, code=code, area=area))
-            events.append(to_seat(seat, "draw", f"You draw {C.show(code)} at {where} (O-6); "
+            events.append(to_seat(seat, "draw", f"You draw {C.show(code)} at {where}; "
                                   "it lies face down there.", card=code, area=area))
             events.append(public("draw_count", f"{state.name(seat)} draws 1 card at {where}.",
                                  seat=seat, area=area))
@@ -99,7 +98,7 @@ def resources(state: OrbitsState, events: list[Event]) -> int:
         state.rp[seat] += gained
         gained_total += gained
         parts.append(f"{state.name(seat)} +{gained} → {state.rp[seat]}")
-    events.append(public("resources", "Resources (O-7): " + "; ".join(parts) + " RP.",
+    events.append(public("resources", "Resources: " + "; ".join(parts) + " RP.",
                          rp=dict(state.rp)))
     return gained_total
 
@@ -211,7 +210,7 @@ def settle(state: OrbitsState, events: list[Event], open_battles: OpenBattles) -
             return
         if can_act_publicly(state, state.actor):
             return
-        events.append(public("pass", f"{state.name(state.actor)} passes (nothing to do, O-D2).",
+        events.append(public("pass", f"{state.name(state.actor)} passes (nothing to do).",
                              seat=state.actor, automatic=True))
         state.passes += 1
         next_actor(state)

@@ -25,7 +25,8 @@ def parse_area(area: str, orbits: int) -> tuple[str, int]:
         raise InvalidInput(f"'{area}' is not an area. Use home:<seat> or orbit:<1..{orbits}>.")
     n = int(num)
     if kind == "orbit" and n > orbits:
-        raise InvalidInput(f"There is no orbit {n}: this system has orbits 1 to {orbits} (O-2).")
+        raise InvalidInput(f"There is no orbit {n}: this system has orbits 1 to {orbits}.",
+                           ruling="O-2")
     return kind, n
 
 

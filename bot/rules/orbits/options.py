@@ -12,23 +12,23 @@ class OrbitsOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    orbits: int = Field(default=3, ge=1, le=8, description="outer orbits (O-2)")
+    orbits: int = Field(default=3, ge=1, le=8, description="outer orbits")
     suit: Literal["S", "H", "D", "C"] = Field(
-        default="S", description="suit of the starting face cards (O-4)"
+        default="S", description="suit of the starting face cards"
     )
-    target_rp: int = Field(default=100, ge=1, le=10_000, description="RP to win (O-8)")
-    home_to_home: int = Field(default=1, ge=1, le=20, description="distance home to home (O-3)")
-    size_class_cap: int = Field(default=5, ge=1, le=10, description="max size class (O-14)")
+    target_rp: int = Field(default=100, ge=1, le=10_000, description="RP to win")
+    home_to_home: int = Field(default=1, ge=1, le=20, description="distance home to home")
+    size_class_cap: int = Field(default=5, ge=1, le=10, description="max size class")
     points_per_value: int = Field(
-        default=1, ge=1, le=1000, description="battle points per card value (O-14)"
+        default=1, ge=1, le=1000, description="battle points per card value"
     )
     points_label: str = Field(
-        default="system boxes", min_length=1, max_length=40, description="unit name (O-14)"
+        default="system boxes", min_length=1, max_length=40, description="unit name"
     )
     mark_known_cards: bool = Field(
-        default=True, description="public view marks face-down cards seen face up (O-17)"
+        default=True, description="public view marks face-down cards seen face up"
     )
-    rush_transit: bool = Field(default=False, description="pay 1 RP to cut a token (O-18)")
+    rush_transit: bool = Field(default=False, description="pay 1 RP to cut a token")
     raid_colonies: bool = Field(
-        default=False, description="battle winner makes the loser discard a face card (O-18)"
+        default=False, description="battle winner makes the loser discard a face card"
     )

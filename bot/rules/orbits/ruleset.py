@@ -28,7 +28,7 @@ Face cards (J Q K) earn RP; they must match the suit of face cards already up th
 cards (A-10, Joker) declare ATTACK or BLOCKADE; your last stance in an area applies to all \
 your fleet there. Any ATTACK where two players show fleet → a battle: fight it in your game \
 (total value = system boxes, distinct suits = max size class), report the losses, discard \
-cards worth at least your losses. Rulings O-1…O-18, details in docs/rules/orbits.md."""
+cards worth at least your losses. `/help rule:` shows the rulings the bot plays by."""
 
 
 def _state(state: Any) -> OrbitsState:
@@ -56,9 +56,9 @@ class OrbitsRuleset:
         opts = OrbitsOptions.model_validate(options.model_dump() if isinstance(
             options, BaseModel) else options)
         if not self.min_seats <= len(seats) <= self.max_seats:
-            raise InvalidInput(f"Orbits needs 2 to 6 players, not {len(seats)} (O-1).")
+            raise InvalidInput(f"Orbits needs 2 to 6 players, not {len(seats)}.", ruling="O-1")
         if sorted(s.number for s in seats) != list(range(1, len(seats) + 1)):
-            raise InvalidInput("Seats must be numbered 1, 2, ... (O-2).")
+            raise InvalidInput("Seats must be numbered 1, 2, 3 and on.", ruling="O-2")
         state = new_game(opts, sorted(seats, key=lambda s: s.number), dice.shuffle)
         events: list[Event] = []
         begin_turn(state, events)

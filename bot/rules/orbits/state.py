@@ -25,7 +25,7 @@ class TableCard(BaseModel):
     code: str
     area: str
     face_up: bool = False
-    known: bool = Field(default=False, description="was seen face up by everyone (O-17)")
+    known: bool = Field(default=False, description="was seen face up by everyone")
     group: int | None = Field(default=None, description="transit group id while in transit")
 
 

@@ -68,13 +68,13 @@ def transit_request(state: OrbitsState) -> Request:
                 fields=[InputField(name="group", label="Group in transit", options=[
                     Option(value=str(g.id), label=_group_label(state, g)) for g in part])],
                 confirm="Costs 1 RP: removes one extra transit token from that group; once per "
-                        "group per turn (O-18).",
+                        "group per turn.",
             ))
     specs.append(ActionSpec(type="pass", label="Pass"))
     return Request(
         seat=seat, kind="turn", step="transit",
         prompt=f"Transit phase, turn {state.turn}: send face-down cards to another area, or "
-               "pass (O-9).",
+               "pass.",
         actions=specs, default=dict(PASS),
     )
 
@@ -94,7 +94,7 @@ def _depart_specs(state: OrbitsState, area: str, resting: list[TableCard]) -> li
         for a in dests])
     here = state.area_label(area)
     confirm = (
-        f"The cards leave {here} face down. Tokens = distance (O-3), shown with each "
+        f"The cards leave {here} face down. Tokens = distance, shown with each "
         "destination; one token comes off at the start of each Transit phase and the group "
         "arrives when the last one is removed (distance 1 = arrives next turn)."
     )
@@ -124,7 +124,7 @@ def deployment_request(state: OrbitsState) -> Request:
             specs.append(ActionSpec(
                 type="deploy", label=f"Deploy a fleet card{suffix}",
                 confirm="Costs 1 RP. All your face-up fleet cards in that area take the stance "
-                        "you declare (O-12).",
+                        "you declare.",
                 fields=[
                     InputField(name="card", label="Fleet card", options=[
                         _card_option(state, c, True) for c in chunk]),
@@ -136,7 +136,7 @@ def deployment_request(state: OrbitsState) -> Request:
         for suffix, chunk in _chunks(faces, by_area=True, names=labels):
             specs.append(ActionSpec(
                 type="deploy", label=f"Deploy a face card{suffix}",
-                confirm="Costs 1 RP. The card earns 1 RP each Resource phase (O-7).",
+                confirm="Costs 1 RP. The card earns 1 RP each Resource phase.",
                 fields=[InputField(name="card", label="Face card", options=[
                     _card_option(state, c, True) for c in chunk])],
             ))
@@ -144,7 +144,7 @@ def deployment_request(state: OrbitsState) -> Request:
     if retreat_areas:
         specs.append(ActionSpec(
             type="retreat", label="Retreat",
-            confirm="Free: all your face-up fleet cards there flip face down (O-10).",
+            confirm="Free: all your face-up fleet cards there flip face down.",
             fields=[InputField(name="area", label="Area", options=[
                 Option(value=a, label=state.area_label(a)) for a in retreat_areas])],
         ))
@@ -152,7 +152,7 @@ def deployment_request(state: OrbitsState) -> Request:
     return Request(
         seat=seat, kind="turn", step="deployment",
         prompt=f"Deployment phase, turn {state.turn}: deploy one card (1 RP), retreat, or pass "
-               f"(O-10). You have {state.rp[seat]} RP.",
+               f". You have {state.rp[seat]} RP.",
         actions=specs, default=dict(PASS),
     )
 
@@ -162,13 +162,13 @@ def face_deploy_error(state: OrbitsState, card: TableCard) -> str | None:
     where = state.area_label(card.area)
     if state.opponent_fleet_up(card.owner, card.area):
         return (f"You can't deploy {C.show(card.code)} at {where}: another player has face-up "
-                "fleet cards there (O-11).")
+                "fleet cards there.")
     suits = {C.suit(c.code) for c in state.cards_at(card.area)
              if c.face_up and C.is_face(c.code)}
     if suits and suits != {C.suit(card.code)}:
         shown = "".join(C.SUIT_SYMBOL[s] for s in sorted(suits))
         return (f"You can't deploy {C.show(card.code)} at {where}: face cards there are "
-                f"{shown} (O-11).")
+                f"{shown}.")
     return None
 
 
@@ -221,11 +221,11 @@ def _own_resting(state: OrbitsState, seat: int, code: str) -> TableCard:
     if card is None:
         raise RulesError(f"{C.show(code)} is not on the table among your cards.")
     if card.face_up:
-        raise RulesError(f"{C.show(code)} is face up; face-up cards never move or redeploy "
-                         "(O-9, O-10).")
+        raise RulesError(f"{C.show(code)} is face up; face-up cards never move or redeploy.",
+                         ruling="O-9")
     if card.group is not None:
-        raise RulesError(f"{C.show(code)} is in transit and can't be used until it arrives "
-                         "(O-9, O-10).")
+        raise RulesError(f"{C.show(code)} is in transit and can't be used until it arrives.",
+                         ruling="O-9")
     return card
 
 
@@ -234,19 +234,21 @@ def _depart(state: OrbitsState, seat: int, action: dict[str, Any], events: list[
     origin, dest = _one(action, "origin"), _one(action, "destination")
     for a in (origin, dest):
         if a not in areas:
-            raise RulesError(f"'{a}' is not an area of this table: {', '.join(areas)} (O-2).")
+            raise RulesError(f"'{a}' is not an area of this table: {', '.join(areas)}.",
+                             ruling="O-2")
     if origin == dest:
-        raise RulesError("A departure goes to another area (O-9).")
+        raise RulesError("A departure goes to another area.", ruling="O-9")
     codes = _many(action, "cards")
     if not codes:
-        raise RulesError("A departure sends one or more cards (O-9).")
+        raise RulesError("A departure sends one or more cards.", ruling="O-9")
     moving = [_own_resting(state, seat, code) for code in codes]
     if len({c.code for c in moving}) != len(moving):
         raise RulesError("Each card can be sent only once.")
     strays = [c for c in moving if c.area != origin]
     if strays:
         raise RulesError(f"{C.show(strays[0].code)} is at {state.area_label(strays[0].area)}, "
-                         f"not at {state.area_label(origin)}: a group departs from one area (O-9).")
+                         f"not at {state.area_label(origin)}: a group departs from one area.",
+                         ruling="O-9")
     o = state.options
     tokens = distance(o.orbits, origin, dest, o.home_to_home)
     gid = state.next_group
@@ -272,18 +274,18 @@ def _rush(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Ev
     raw = _one(action, "group")
     g = state.group(int(raw)) if raw.isdigit() else None
     if g is None or g.owner != seat:
-        raise RulesError("Choose one of your own groups in transit (O-18).")
+        raise RulesError("Choose one of your own groups in transit.", ruling="O-18")
     if g.rushed_turn == state.turn:
-        raise RulesError("That group was already rushed this turn: once per group per turn "
-                         "(O-18).")
+        raise RulesError("That group was already rushed this turn: once per group per turn.",
+                         ruling="O-18")
     if state.rp[seat] < 1:
-        raise RulesError("Rushing costs 1 RP and you have none (O-18).")
+        raise RulesError("Rushing costs 1 RP and you have none.", ruling="O-18")
     state.rp[seat] -= 1
     g.rushed_turn = state.turn
     g.tokens -= 1
     events.append(public(
         "rush", f"{state.name(seat)} pays 1 RP (now {state.rp[seat]}) to rush group #{g.id} "
-                f"to {state.area_label(g.destination)}: {plural(g.tokens, 'token')} left (O-18).",
+                f"to {state.area_label(g.destination)}: {plural(g.tokens, 'token')} left.",
         seat=seat, group=g.id, tokens=g.tokens))
     if g.tokens <= 0:  # O-D15: arrives at once, in time for this turn's Deployment
         arrive(state, g.id, events)
@@ -293,7 +295,7 @@ def _deploy(state: OrbitsState, seat: int, action: dict[str, Any], events: list[
     card = _own_resting(state, seat, _one(action, "card"))
     where = state.area_label(card.area)
     if state.rp[seat] < 1:
-        raise RulesError(f"Deploying costs 1 RP and you have {state.rp[seat]} (O-10).")
+        raise RulesError(f"Deploying costs 1 RP and you have {state.rp[seat]}.", ruling="O-10")
     if C.is_face(card.code):
         err = face_deploy_error(state, card)
         if err:
@@ -304,7 +306,8 @@ def _deploy(state: OrbitsState, seat: int, action: dict[str, Any], events: list[
         if isinstance(stance, list) and len(stance) == 1:
             stance = stance[0]
         if stance not in ("attack", "blockade"):
-            raise RulesError("Deploying a fleet card needs a stance: attack or blockade (O-12).")
+            raise RulesError("Deploying a fleet card needs a stance: attack or blockade.",
+                             ruling="O-12")
         state.stances[stance_key(seat, card.area)] = stance
         tail = f" and declares {stance.upper()}"
     state.rp[seat] -= 1
@@ -325,12 +328,13 @@ def _retreat(state: OrbitsState, seat: int, action: dict[str, Any], events: list
     area = _one(action, "area")
     fleet = state.face_up_fleet(seat, area)
     if not fleet:
-        raise RulesError(f"You have no face-up fleet cards at {area}: nothing to retreat (O-10).")
+        raise RulesError(f"You have no face-up fleet cards at {area}: nothing to retreat.",
+                         ruling="O-10")
     for c in fleet:
         c.face_up = False
     state.stances.pop(stance_key(seat, area), None)
     events.append(public(
         "retreat",
         f"{state.name(seat)} retreats at {state.area_label(area)}: "
-        f"{C.show_all(sorted((c.code for c in fleet), key=C.sort_key))} flip face down (O-10).",
+        f"{C.show_all(sorted((c.code for c in fleet), key=C.sort_key))} flip face down.",
         seat=seat, area=area, cards=[c.code for c in fleet]))

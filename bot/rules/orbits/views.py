@@ -11,6 +11,7 @@ from typing import Any
 from bot.rules.orbits import cards as C
 from bot.rules.orbits.battle import battle_force
 from bot.rules.orbits.state import OrbitsState, TableCard
+from bot.rules.words import plural
 
 
 def _sorted(cards: list[TableCard]) -> list[str]:
@@ -103,8 +104,9 @@ def status_text(state: OrbitsState, viewer: int | None) -> str:
     lines = [head]
     for s in v["seats"]:
         on_table = sum(1 for c in state.table if c.owner == s["number"])
-        lines.append(f"{s['name']}: {s['rp']}/{state.options.target_rp} RP, {on_table} cards "
-                     f"on the table, {s['deck']} in deck, {s['battles_won']} battles won")
+        lines.append(f"{s['name']}: {s['rp']}/{state.options.target_rp} RP, "
+                     f"{plural(on_table, 'card')} on the table, {s['deck']} in deck, "
+                     f"{plural(s['battles_won'], 'battle')} won")
     if v["viewer"] is not None:
         mine = []
         for a in v["areas"]:

@@ -61,7 +61,7 @@ def test_e4_weasel_setting_is_chosen_at_special_acts_and_resets_next_round() -> 
     assert [f.name for f in req.actions[0].fields] == ["weasel:W#0"]
     out = sealed(s, {1: {"type": "special_acts", "weasel:W#0": "2"}})
     scan_b = next(e.text for e in out.events if e.kind == "scan" and e.audience.seat == 2)
-    assert "W (P1): 1 contact(s): class 4" in scan_b
+    assert "W (P1): 1 contact: class 4" in scan_b
     out = engage(out.state, {1: {"order:W": "SF"}, 2: {"order:B": "SF"}}, [1, 1, 1, 1])
     while RULESET.pending(out.state) and out.state.step == "allocate":
         out = RULESET.act(out.state, RULESET.pending(out.state)[0].seat,
@@ -99,7 +99,7 @@ def test_ed31_betrayal_needs_an_engage_order() -> None:
                         group("B", 2, thrust=3), players=3, alliances=((1, 3),))).state
     out = engage(s, {1: {"betray": ["3"], "order:A": "SF"}}, [1] * 6)
     assert out.state.alliances == [(1, 3)]
-    assert "the alliance stands (E-D31)" in next(e.text for e in out.events
+    assert "the alliance stands" in next(e.text for e in out.events
                                                  if e.kind == "engage_reveal")
 
 
@@ -118,6 +118,6 @@ def test_e12_7_a_group_is_dispatched_to_one_interception_only() -> None:
         RULESET.check(s, 2, {"type": "special_acts", "dispatch:P1": ["Wing"],
                              "dispatch:P2": ["Wing"]})
     except RulesError as exc:
-        assert "one interception only (E-12.7)" in exc.message
+        assert "one interception only." in exc.message and exc.ruling == "E-12"
     else:
         raise AssertionError("a double dispatch was accepted")

@@ -40,7 +40,7 @@ def values(state, name: str) -> list[str]:  # type: ignore[no-untyped-def]
 def test_e6_engage_refused_with_a_diplomat() -> None:
     s = at_engage(group("Vanguard", 1, diplomat=True), group("B", 2))
     assert refuse(s, 1, **{"order:Vanguard": "EE"}) == (
-        "Engage is not allowed: group Vanguard carries a diplomat (E-6).")
+        "Engage is not allowed: group Vanguard carries a diplomat.")
     assert "EE" not in values(s, "Vanguard") and "RT" in values(s, "Vanguard")
 
 
@@ -91,14 +91,14 @@ def test_e6_retreat_abandons_crippled_craft_named_in_confirm() -> None:
     # Abandoned before the roll: thrust 5 counts, not the wreck's 0.
     assert "thrust 5 = **9**" in reveal and "Wreck" not in reveal  # E-D33: no craft named
     own = next(e for e in out.events if e.kind == "engage_parts" and e.audience.seat == 1)
-    assert "A: RT in 1 part(s) [Fine]; abandoned Wreck (lost with crew)" in own.text
+    assert "A: RT in 1 part [Fine]; abandoned Wreck (lost with crew)" in own.text
     assert not any(e.kind == "engage_parts" and e.audience.seat == 2 and "Wreck" in e.text
                    for e in out.events)
 
 
 def test_e6_group_of_only_crippled_craft_cannot_retreat() -> None:
     s = at_engage(group("A", 1, crafts=[craft("W", ftl="crippled")]), group("B", 2))
-    assert "E-D10" in refuse(s, 1, **{"order:A": "RT"})
+    assert "would abandon every craft; all are FTL-crippled" in refuse(s, 1, **{"order:A": "RT"})
 
 
 def test_e6_engage_with_crippled_keeps_sector_unless_abandoned() -> None:

@@ -96,7 +96,7 @@ def test_e4_statics_show_location_and_mass_only() -> None:
     s = world(static("Dock", 1, "B-1", kind="civilian", armed=False), group("B", 2))
     s.groups["Dock"].show_civilian = True
     text, data = scan_report(s, 2, HEX)
-    assert "Dock (P1) at B-1: 1 contact(s): static, MASS 100, civilian" in text
+    assert "Dock (P1) at B-1: 1 contact: static, MASS 100, civilian" in text
     s.groups["Dock"].show_civilian = False
     assert contacts(s, 2, s.groups["Dock"]) == ["static, MASS 100"]
 
@@ -145,5 +145,5 @@ def test_e13_escaped_group_must_move_away() -> None:
     s = world(group("A", 1, hex_name=SYS, must_leave=SYS), group("B", 2, hex_name="0101"))
     opts = legal_orders(s, s.groups["A"])
     assert opts and all(o.startswith("move") for o in opts)
-    with pytest.raises(RulesError, match="E-13"):
+    with pytest.raises(RulesError, match="must move away this round"):
         check_order(s, s.groups["A"], "hold")

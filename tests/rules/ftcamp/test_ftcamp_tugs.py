@@ -51,7 +51,7 @@ def test_e6_ed29_tugged_group_cannot_retreat_without_its_tug() -> None:
         RULESET.check(s, 1, {"type": "engage_orders", "order:T": "SF", "order:X": "RT"})
     assert info.value.message == (
         "Retreat is not allowed: group X is tugged by T and cannot retreat without its tug; "
-        "order RT for T and X goes with it (E-6, E-D29).")
+        "order RT for T and X goes with it.")
     assert "tugged by T" in RULESET.pending(s)[0].actions[0].confirm
 
 
@@ -62,7 +62,7 @@ def test_ed29_tug_standing_firm_keeps_the_tugged_group_in_its_sector() -> None:
                    where={"T": "D-7", "E": "A-1", "X": "B-2"})
     res = result_of(out.state)
     assert res.escaped == [] and out.state.groups["X"].sector == "B-2"  # E-11 crippled
-    assert "X (P1): SF in 1 part(s); dice 1, 1 + bonus 0 + thrust 3" in (
+    assert "X (P1): SF in 1 part; dice 1, 1 + bonus 0 + thrust 3" in (
         reveal(out))  # its own roll with the tug's thrust (E-9)
 
 
@@ -102,10 +102,10 @@ def test_ed29_tug_elsewhere_leaves_the_tugged_group_crippled() -> None:
     x = s.groups["X"]
     assert min_thrust(s, x) == 0  # its own thrust, not the absent tug's (E-9)
     assert not any(o.startswith("move") for o in legal_orders(s, x))
-    with pytest.raises(RulesError, match=r"its tug T is not with it .*\(E-D4, E-D29\)"):
+    with pytest.raises(RulesError, match=r"its tug T is not with it .*"):
         check_order(s, x, "move 0506")
     s = orders_in(s).state
-    with pytest.raises(RulesError, match="E-D10"):  # RT would abandon every crippled craft
+    with pytest.raises(RulesError, match="would abandon every craft"):
         check_choice(s, s.groups["X"], "RT")
 
 

@@ -200,7 +200,7 @@ def test_hd30_a_direct_list_is_one_attack_of_its_total():
     state, _ = to_fire_step(battle())
     out = RULESET.act(state, 1, {"type": "damage", "target": "2a", "kind": "direct",
                                  "arc": "A", "hits": "1,1,1"}, SeededDice(5))
-    assert "Hits 1 + 1 + 1 = 3 (one attack, H-5)" in out.events[0].text
+    assert "Hits 1 + 1 + 1 = 3 (one attack)" in out.events[0].text
     assert out.events[0].data["amounts"] == [1, 1, 1]
     assert out.state.ships["2a"].blocks["A"].hull_lost == 3
 

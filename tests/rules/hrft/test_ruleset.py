@@ -81,7 +81,7 @@ def test_h15_orders_are_sealed_then_revealed_with_screens_and_speed():
     assert "Close in" in reveal.text
     steps_text = out.events[1].text
     assert "Alice 2, Bob 5 - Bob has the initiative" in steps_text
-    assert "skipped, H-D12" in steps_text  # no fighters or missiles: steps 8, 9 skipped
+    assert "in this battle: skipped)" in steps_text  # no fighters or missiles: steps 8, 9 skipped
     assert out.state.step == "fire1"
     assert out.state.screens["1a"]["F"] == 1
     assert [r.kind for r in RULESET.pending(out.state)] == ["open", "open"]
@@ -255,7 +255,7 @@ def test_h10_repair_step_dcps_once_a_turn_and_one_medic_roll():
     out = RULESET.act(out.state, 1, {"type": "repair", "target": "1a|system:s1",
                                      "parties": "1"}, ScriptedDice([2]))
     assert out.state.ships["1a"].system("s1").hits == 1
-    with pytest.raises(RulesError, match="H-D27"):  # one attempt per target per turn
+    with pytest.raises(RulesError, match="already tried that repair this turn"):
         RULESET.act(out.state, 1, {"type": "repair", "target": "1a|system:s1",
                                    "parties": "1"}, ScriptedDice([6]))
 

@@ -101,7 +101,7 @@ def test_o15_disagreement_goes_to_the_gm() -> None:
     out = resolve(state, {1: report(10, 5, "2"), 2: report(10, 5, "1")})
     assert out.state.phase == "battle_gm"
     assert texts(out.events, "battle_dispute", "public") == [
-        "Battle at Orbit 1: the reports differ; the GM will enter the result (O-15)."]
+        "Battle at Orbit 1: the reports differ; the GM will enter the result."]
     assert len(texts(out.events, "battle_reports", "gm")) == 1
     (req,) = RULESET.pending(out.state)
     assert req.seat == GM_SEAT and [a.type for a in req.actions] == ["report", "cancel"]
@@ -197,7 +197,7 @@ def test_o18_raid_colonies_option() -> None:
     done = resolve(out.state, {1: {"type": "raid", "card": "2:QH"}})
     assert where(done.state, 2, "QH") is None and done.state.discards[2] == ["2D", "QH"]
     assert texts(done.events, "raid") == [
-        "Alice raids Bob's colony at Orbit 1: Q♥ is discarded (O-18)."]
+        "Alice raids Bob's colony at Orbit 1: Q♥ is discarded."]
 
 
 def test_od10_three_sided_battle_several_defeated() -> None:

@@ -1,0 +1,47 @@
+"""How a refusal reads: its message, and a hint when a ruling is behind it.
+
+The ruling id is data (``UserError.ruling``) and never appears in the text; the user's last
+one is remembered so that ``/help rule`` offers it first (docs/dev/service-contract.md,
+"Rulings behind refusals and results")."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.campaign import rulings
+from bot.errors import UserError
+
+WHY_HINT = "-# Why? `/help rule:` offers the rule behind this first."
+LAST_RULINGS_KEPT = 5000
+
+
+def _store(interaction: discord.Interaction) -> dict[int, str]:
+    """user id -> ruling id of that user's last refusal, kept on the bot (in memory only: a
+    convenience that a restart may forget)."""
+    client = interaction.client
+    store = getattr(client, "last_rulings", None)
+    if store is None:
+        store = {}
+        client.last_rulings = store  # type: ignore[attr-defined]
+    return store
+
+
+def refusal_text(interaction: discord.Interaction, error: UserError) -> str:
+    """The refusal as the user reads it; remembers its ruling for ``/help rule``."""
+    return refusal_for(_store(interaction), interaction.user.id, error)
+
+
+def refusal_for(store: dict[int, str], user_id: int, error: UserError) -> str:
+    found = rulings.find(error.ruling) if error.ruling else None
+    if found is None:
+        return error.message
+    store.pop(user_id, None)
+    store[user_id] = found.id
+    while len(store) > LAST_RULINGS_KEPT:  # oldest first (dicts keep insertion order)
+        store.pop(next(iter(store)))
+    return f"{error.message}\n{WHY_HINT}"
+
+
+def last_ruling(interaction: discord.Interaction) -> rulings.Ruling | None:
+    ident = _store(interaction).get(interaction.user.id)
+    return rulings.find(ident) if ident else None
