@@ -409,8 +409,11 @@ class StepEngine(ServiceCore):
         owed (their turn starts now)."""
         row = ctx.row
         title = step_name(ctx.ruleset, ctx.state, ctx.pending).name
-        if title != live.title and live.lines:
-            live.lines.append(f"*{title}*")  # the next phase of the same turn begins
+        marker = f"*{title}*"  # the next phase of the same turn begins
+        # only where it fits: the tracker's title names the new phase anyway, and a full
+        # tracker must stay within its limit
+        if title != live.title and live.lines and live.fits(marker):
+            live.lines.append(marker)
         live.title = title
         owing = list(dict.fromkeys(r.seat for r in ctx.owing()))
         newly = [s for s in owing if s not in live.owed_seats]
