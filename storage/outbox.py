@@ -35,6 +35,8 @@ class NewMessage:
     pictures: list[Picture] = field(default_factory=list)
     panel: tuple[int, int, int] | None = None  # (campaign_id, step_no, seat)
     notice: bool = False  # the bot's own "could not deliver" note: its failure tells nobody
+    # {title, description, fields, footer, image}: `image` names one of `pictures` (005)
+    embeds: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -53,12 +55,13 @@ class OutboxRow:
     discord_message_id: int | None
     last_error: str | None
     notice: bool = False
+    embeds: list[dict[str, Any]] = field(default_factory=list)
 
 
 _INSERT = (
     "INSERT INTO outbox (campaign_id, kind, channel_id, user_id, content, panel_campaign_id,"
-    " panel_step_no, panel_seat, notice, next_attempt_at, created_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " panel_step_no, panel_seat, notice, next_attempt_at, created_at, embeds)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_PICTURE = (
     "INSERT INTO outbox_files (outbox_id, position, name, ruleset, renderer, view, data)"
@@ -76,7 +79,7 @@ _HEAD = (
 def _params(m: NewMessage, now: float) -> tuple[object, ...]:
     panel = m.panel or (None, None, None)
     return (m.campaign_id, m.kind, m.channel_id, m.user_id, m.content, *panel, int(m.notice),
-            now, now)
+            now, now, json.dumps(m.embeds) if m.embeds else None)
 
 
 def _picture_params(outbox_id: int, position: int, p: Picture) -> tuple[object, ...]:
@@ -132,6 +135,7 @@ async def _load(db: Reader, where: str, params: tuple[object, ...]) -> list[Outb
             status=r["status"], attempts=r["attempts"], next_attempt_at=r["next_attempt_at"],
             discord_message_id=r["discord_message_id"], last_error=r["last_error"],
             notice=bool(r["notice"]),
+            embeds=json.loads(r["embeds"]) if r["embeds"] else [],
         )
         for r in rows
     ]

@@ -134,6 +134,9 @@ class OutboxMessage:
     pictures: tuple[Picture, ...]
     panel: PanelRef | None
     attempts: int = 0
+    # {title, description, fields: [{name, value, inline}], footer, image}, within Discord's
+    # limits; ``image`` names one of the pictures, shown inside the embed
+    embeds: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ class OutboxApi(ServiceCore):
                 channel_id=r.channel_id, user_id=r.user_id, content=r.content,
                 pictures=tuple(r.pictures),
                 panel=PanelRef(*r.panel) if r.panel else None, attempts=r.attempts,
+                embeds=tuple(r.embeds),
             )
             for r in rows
         ]

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.campaign import messages
+from bot.campaign import embeds, messages
 from bot.campaign.core import Ctx, Effects, ServiceCore, step_keys
 from bot.campaign.inputs import check_action
 from bot.campaign.settings import timing
 from bot.errors import InvalidState, RulesError
-from bot.rules.base import GM_SEAT, ActionSpec, Event, Outcome, Request
+from bot.rules.base import GM_SEAT, ActionSpec, Embed, Event, Outcome, Request
 from storage import campaigns, timers, turns
 from storage.db import Tx
 from storage.events import EventRow
@@ -25,6 +25,8 @@ class Mail:
     public: list[str] = field(default_factory=list)
     # picture requests; they are drawn after commit, off the event loop, by the outbox
     public_files: list[Picture] = field(default_factory=list)
+    # results as embeds, each with its picture: (lines of ``public`` before it, embed, picture)
+    public_embeds: list[tuple[int, Embed, Picture | None]] = field(default_factory=list)
     seats: dict[int, list[str]] = field(default_factory=dict)  # GM_SEAT = the GM
     files: dict[int, list[Picture]] = field(default_factory=dict)
     # The text that goes with a seat's panel. It is a message of its own: clicking the panel
@@ -37,6 +39,34 @@ class Mail:
     def panel(self, seat: int, text: str) -> None:
         """The seat's panel, with its text; the first panel of a seat wins."""
         self.panels.setdefault(seat, text)
+
+    def channel_messages(self, campaign_id: int, channel_id: int | None) -> list[NewMessage]:
+        """The channel's messages in the order things happened: text (split at 2000
+        characters), each run of embeds on the message of the text just before it; the
+        pictures that belong to no embed go with the first message."""
+        runs: list[tuple[list[str], list[tuple[Embed, Picture | None]]]] = []
+        done = 0
+        for at, embed, picture in self.public_embeds:
+            if not runs or at > done:
+                runs.append((self.public[done:at], []))
+                done = at
+            runs[-1][1].append((embed, picture))
+        if done < len(self.public) or not runs:
+            runs.append((self.public[done:], []))
+        out: list[NewMessage] = []
+        for lines, items in runs:
+            parts = messages.split("\n".join(lines))
+            packs = embeds.messages(items)
+            for i, part in enumerate(parts):
+                embedded, pictures = packs.pop(0) if i == len(parts) - 1 and packs else ([], [])
+                out.append(NewMessage(campaign_id, "channel", part, channel_id=channel_id,
+                                      pictures=pictures, embeds=embedded))
+            out += [NewMessage(campaign_id, "channel", "", channel_id=channel_id,
+                               pictures=pictures, embeds=embedded) for embedded, pictures in packs]
+        if out and self.public_files:
+            first = out[0]
+            first.pictures = [*self.public_files[: 10 - len(first.pictures)], *first.pictures]
+        return out
 
 
 def validate_action(request: Request, action: dict[str, Any]) -> None:
@@ -211,7 +241,12 @@ class StepEngine(ServiceCore):
                 created_at=fx.now,
             ))
             files = [self._picture(ctx, ev)] if ev.image is not None else []
-            if ev.audience.kind == "public":
+            if ev.audience.kind == "public" and ev.embed is not None:
+                # the channel gets the embed (the log keeps the text), its picture inside
+                inside = files[0] if files and ev.embed.image else None
+                mail.public_embeds.append((len(mail.public), ev.embed, inside))
+                mail.public_files.extend(f for f in files if f is not inside)
+            elif ev.audience.kind == "public":
                 mail.public.append(ev.text)
                 mail.public_files.extend(files)
             else:
@@ -230,12 +265,7 @@ class StepEngine(ServiceCore):
         """One or two channel messages (split at 2000 characters); per seat one DM of private
         news, then one DM carrying the panel."""
         row = ctx.row
-        parts = messages.split("\n".join(mail.public))
-        for i, part in enumerate(parts):
-            files = mail.public_files[:10] if i == 0 else []
-            fx.messages.append(
-                NewMessage(row.id, "channel", part, channel_id=row.channel_id, pictures=files)
-            )
+        fx.messages.extend(mail.channel_messages(row.id, row.channel_id))
         for seat in sorted(set(mail.seats) | set(mail.panels)):
             user_id = self._dm_target(ctx, seat)
             if user_id is None:
