@@ -277,7 +277,8 @@ def roll_all(state: State, run: HexRun, dice: Dice) -> tuple[list[str], dict[str
             if choice.abandoned else ""
         parts[name] = f"- {name}: {choice.order} in {len(choice.parts)} part(s) [{split}]{lost}"
         extra = "; hold-special abandoned" if choice.drop_hold else ""
-        lines.append(f"- {name} ({owner}): {choice.order} in {len(choice.parts)} part(s); "
+        count = f"{len(choice.parts)} part" + ("" if len(choice.parts) == 1 else "s")
+        lines.append(f"- {name} ({owner}): {choice.order} in {count}; "
                      f"dice {pair[0]}, {pair[1]} + bonus {bonus} + thrust {thrust} "
                      f"= **{value}**{extra}")
     return lines, parts
