@@ -143,7 +143,8 @@ class Transcript:
         pictures = dict(files)
         for embed in message.embeds:
             # an embed as a quoted block, its picture inside it, as Discord shows it
-            quoted = _readable_times(embeds.as_text(Embed.model_validate({**embed, "image": False}))).split("\n")
+            plain = embeds.as_text(Embed.model_validate({**embed, "image": False}))
+            quoted = _readable_times(plain).split("\n")
             if embed.get("image") in pictures:
                 quoted += ["", self._image(embed["image"], pictures.pop(embed["image"]))]
             lines += [f"> {line}".rstrip() for line in quoted] + [""]

@@ -8,6 +8,8 @@ Pure: the cogs turn the result into ``discord.Embed`` objects without counting a
 
 from __future__ import annotations
 
+import re
+
 from bot.rules.base import Embed, EmbedField
 
 TITLE = 256
@@ -21,6 +23,15 @@ PER_MESSAGE = 10
 
 CLIP = "…"
 MORE = " (continued)"
+
+
+# "(O-8)", "(E-13)", "(H-D12)", "(O-13, O-14)": ruling ids belong in the log, not here
+_RULING = re.compile(r" ?\((?:[OEHP]-D?\d+(?:\.\d+)?(?:, )?)+\)")
+
+
+def plain(text: str) -> str:
+    """``text`` without ruling ids in parentheses."""
+    return _RULING.sub("", text)
 
 
 def clip(text: str, limit: int) -> str:
@@ -60,8 +71,8 @@ def _fields(embed: Embed) -> list[EmbedField]:
     """Every field within its own limits; a long value goes on in further fields."""
     out: list[EmbedField] = []
     for f in embed.fields:
-        name = clip(f.name.strip() or "-", FIELD_NAME)
-        for i, part in enumerate(chunks(f.value.strip() or "-", FIELD_VALUE)):
+        name = clip(plain(f.name).strip() or "-", FIELD_NAME)
+        for i, part in enumerate(chunks(plain(f.value).strip() or "-", FIELD_VALUE)):
             label = name if i == 0 else clip(name + MORE, FIELD_NAME)
             out.append(EmbedField(name=label, value=part or "-", inline=f.inline))
     return out
@@ -70,13 +81,13 @@ def _fields(embed: Embed) -> list[EmbedField]:
 def fit(embed: Embed) -> list[Embed]:
     """One embed as embeds within Discord's limits, in reading order. The continuations
     repeat the title with ``MORE``; the picture goes in the first, the footer in the last."""
-    title = clip(embed.title, TITLE)
-    more_title = clip((embed.title or "") + MORE, TITLE)
-    footer = clip(embed.footer, FOOTER)
+    title = clip(plain(embed.title), TITLE)
+    more_title = clip(plain(embed.title) + MORE, TITLE)
+    footer = clip(plain(embed.footer), FOOTER)
     budget = TOTAL - len(more_title) - len(footer)  # what one embed may hold besides those
     out: list[Embed] = []
-    descriptions = chunks(embed.description, min(DESCRIPTION, budget)) if embed.description \
-        else [""]
+    description = plain(embed.description)
+    descriptions = chunks(description, min(DESCRIPTION, budget)) if description else [""]
     for i, text in enumerate(descriptions):
         out.append(Embed(title=title if i == 0 else more_title, description=text,
                          image=embed.image and i == 0))
