@@ -65,7 +65,7 @@ def test_clipped_texts_say_so() -> None:
 
 
 def test_a_long_description_is_continued() -> None:
-    e = Embed(title="List", description="\n".join("line %d " % i + "y" * 90 for i in range(80)))
+    e = Embed(title="List", description="\n".join(f"line {i} " + "y" * 90 for i in range(80)))
     parts = limits.fit(e)
     assert len(parts) == 2 and parts[1].title == "List" + limits.MORE
     for p in parts:
