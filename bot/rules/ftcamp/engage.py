@@ -275,9 +275,9 @@ def roll_all(state: State, run: HexRun, dice: Dice) -> tuple[list[str], dict[str
         split = " | ".join(", ".join(p) for p in choice.parts)
         lost = f"; abandoned {', '.join(choice.abandoned)} (lost with crew)" \
             if choice.abandoned else ""
-        parts[name] = f"- {name}: {choice.order} in {len(choice.parts)} part(s) [{split}]{lost}"
-        extra = "; hold-special abandoned" if choice.drop_hold else ""
         count = f"{len(choice.parts)} part" + ("" if len(choice.parts) == 1 else "s")
+        parts[name] = f"- {name}: {choice.order} in {count} [{split}]{lost}"
+        extra = "; hold-special abandoned" if choice.drop_hold else ""
         lines.append(f"- {name} ({owner}): {choice.order} in {count}; "
                      f"dice {pair[0]}, {pair[1]} + bonus {bonus} + thrust {thrust} "
                      f"= **{value}**{extra}")

@@ -16,9 +16,12 @@ from ftcamp_big import big_state, play_round
 from bot.rules.base import Request
 from bot.rules.ftcamp.model import State
 
+# Recomputed for issue 10 (result embeds, hexes in the fleet-order reveal, "1 part"): only
+# event texts, embeds and the reveal's map changed; states, requests, event kinds and data
+# hash the same as before that change.
 REFERENCE = {
-    (30, 2): "1f13dc97e95894356f5d632bed939f3062f1d9614f6507733b3a1fc9391478d6",
-    (200, 1): "af387e100f98e56410c97ff55be549a52ccaf24d8e379f0382c68fb8f2ee4eca",
+    (30, 2): "9d9027e85e6554edb6470ab256602eb27b9ada62efef0a8020d09f7aaf247d4e",
+    (200, 1): "9b328ca0798c5ec57248096d7f1c430a3f9ca73e40ca3186528e85efd2be0337",
 }
 
 

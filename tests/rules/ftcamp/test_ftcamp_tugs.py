@@ -62,7 +62,7 @@ def test_ed29_tug_standing_firm_keeps_the_tugged_group_in_its_sector() -> None:
                    where={"T": "D-7", "E": "A-1", "X": "B-2"})
     res = result_of(out.state)
     assert res.escaped == [] and out.state.groups["X"].sector == "B-2"  # E-11 crippled
-    assert "X (P1): SF in 1 part(s); dice 1, 1 + bonus 0 + thrust 3" in (
+    assert "X (P1): SF in 1 part; dice 1, 1 + bonus 0 + thrust 3" in (
         reveal(out))  # its own roll with the tug's thrust (E-9)
 
 
