@@ -183,4 +183,9 @@ async def fire_once(w: World, thread: simcord.ChannelHandle) -> discord.Message:
     message = await act_once(w.alice, thread, "battle fire", ship="1a", weapons="all",
                              target="2a", range=5, arc="F")
     assert "Vanguard fires at Wolfhound (range 6 MU" in shown(message)
+    # the fire report is an embed with the target's sheet inside, attached to the same post
+    (embed,) = message.embeds
+    assert embed.image.url == "attachment://sheet.png"
+    assert [a.filename for a in message.attachments] == ["sheet.png"]
+    assert any(" band " in f.name and f.inline for f in embed.fields)  # a field per weapon
     return message
