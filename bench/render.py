@@ -85,8 +85,12 @@ async def late_views(tmp: Path, quick: bool) -> tuple[dict[str, Any], Any]:
         def keep(state: Any, out: Outcome, name: str = name, seen: dict = seen) -> None:
             _views(name, out, seen)  # the last picture of each kind wins: the latest state
 
+        # quick: up to the first picture of the flow other than the hexmap (drawn above), so
+        # FTCamp gets to its first sector picture past the fleet-order reveal's map
         await drive(tmp / f"{name}.db", name, seats,
-                    lambda s, o, q=quick: o.finished or (q and images(o) > 0), observe=keep)
+                    lambda s, o, q=quick: o.finished or (q and any(
+                        e.image is not None and e.image.name != "hexmap" for e in o.events)),
+                    observe=keep)
         views.update(seen)
     return views, orbits
 

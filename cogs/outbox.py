@@ -44,6 +44,7 @@ MAX_SLEEP = 86_400.0  # re-check the schedule at least daily
 RESTART_DELAY = 30.0  # seconds before a crashed loop starts again
 OUTBOX_EVENT = "admiralty_outbox"  # dispatched as on_admiralty_outbox; nobody listens to it
 SCHEDULE_EVENT = "admiralty_schedule"
+EMBED_COLOUR = discord.Colour(0x3B6EA5)  # one quiet colour for every result
 
 
 class Loops(commands.Cog):
@@ -175,12 +176,15 @@ class Loops(commands.Cog):
                 continue  # posted by an earlier try of this message
             extra: dict[str, Any] = {}
             if i == len(pieces) - 1:
-                # Files and the panel go with the last piece, under the text they belong to.
+                # Files, embeds and the panel go with the last piece, under the text they
+                # belong to (an embed's picture must be a file of the same message).
                 if files:
                     extra["files"] = files
+                if row.embeds:
+                    extra["embeds"] = [to_discord(e) for e in row.embeds]
                 if view is not None:
                     extra["view"] = view
-            last = await destination.send(piece, **extra)
+            last = await destination.send(piece or None, **extra)
             self._pieces_sent[row.id] = i + 1
         assert last is not None
         return last
@@ -236,6 +240,21 @@ class Loops(commands.Cog):
             return
         with contextlib.suppress(TimeoutError):
             await self.bot.wait_for(event, timeout=timeout)
+
+
+def to_discord(stored: dict[str, Any]) -> discord.Embed:
+    """A stored embed (already within Discord's limits, bot.rules.embeds) as a discord.Embed;
+    its picture is the message's file of that name."""
+    embed = discord.Embed(title=stored.get("title") or None,
+                          description=stored.get("description") or None,
+                          colour=EMBED_COLOUR)
+    for f in stored.get("fields", []):
+        embed.add_field(name=f["name"], value=f["value"], inline=bool(f.get("inline")))
+    if stored.get("footer"):
+        embed.set_footer(text=stored["footer"])
+    if stored.get("image"):
+        embed.set_image(url=f"attachment://{stored['image']}")
+    return embed
 
 
 async def setup(bot: commands.Bot) -> None:

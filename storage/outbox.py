@@ -37,6 +37,8 @@ class NewMessage:
     notice: bool = False  # the bot's own "could not deliver" note: its failure tells nobody
     # outbox id of the message this one EDITS (a tracker); same destination as that one
     edit_of: int | None = None
+    # {title, description, fields, footer, image}: `image` names one of `pictures` (005)
+    embeds: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -58,6 +60,7 @@ class OutboxRow:
     edit_of: int | None = None
     # an edit's target: the Discord id its original row recorded (None: not posted / failed)
     target_message_id: int | None = None
+    embeds: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -72,8 +75,8 @@ class TrackerRow:
 
 _INSERT = (
     "INSERT INTO outbox (campaign_id, kind, channel_id, user_id, content, panel_campaign_id,"
-    " panel_step_no, panel_seat, notice, next_attempt_at, created_at, edit_of, attempts)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " panel_step_no, panel_seat, notice, next_attempt_at, created_at, edit_of, attempts,"
+    " embeds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_PICTURE = (
     "INSERT INTO outbox_files (outbox_id, position, name, ruleset, renderer, view, data)"
@@ -92,7 +95,8 @@ def _params(m: NewMessage, now: float, attempts: int = 0,
             at: float | None = None) -> tuple[object, ...]:
     panel = m.panel or (None, None, None)
     return (m.campaign_id, m.kind, m.channel_id, m.user_id, m.content, *panel, int(m.notice),
-            now if at is None else at, now, m.edit_of, attempts)
+            now if at is None else at, now, m.edit_of, attempts,
+            json.dumps(m.embeds) if m.embeds else None)
 
 
 def _picture_params(outbox_id: int, position: int, p: Picture) -> tuple[object, ...]:
@@ -181,6 +185,7 @@ async def _load(db: Reader, where: str, params: tuple[object, ...]) -> list[Outb
             discord_message_id=r["discord_message_id"], last_error=r["last_error"],
             notice=bool(r["notice"]), edit_of=r["edit_of"],
             target_message_id=r["target_message_id"],
+            embeds=json.loads(r["embeds"]) if r["embeds"] else [],
         )
         for r in rows
     ]

@@ -19,8 +19,8 @@ from typing import Any
 import storage
 from bot.campaign import Actor, CampaignService, OutboxMessage, Panel
 from bot.errors import InvalidInput, UserError
-from bot.rules import registry
-from bot.rules.base import GM_SEAT, Request, Ruleset, ScriptedPlayer
+from bot.rules import embeds, registry
+from bot.rules.base import GM_SEAT, Embed, Request, Ruleset, ScriptedPlayer
 from bot.rules.dice import SeededDice
 from storage import campaigns as campaign_rows
 from storage.campaigns import CampaignRow
@@ -155,17 +155,31 @@ class Transcript:
             lines += [f"## {when:%a %d %b %H:%M} UTC", ""]
         if message.kind == "channel" and message.channel_id != CHANNEL_ID:
             lines += [f"*(in channel {message.channel_id})*", ""]
-        self._placed[message.id] = (page, len(lines))
-        lines += [self._readable(message.content), ""]
-        for name, data in files:
-            self._image_no += 1
-            file_name = f"img-{self._image_no:03d}-{_slug(Path(name).stem)}{Path(name).suffix}"
-            (self.folder / file_name).write_bytes(data)
-            self.result.images.append(file_name)
-            lines += [f"![{name}]({file_name})", ""]
+        text = self._readable(message.content) if message.content.strip() else ""
+        self._placed[message.id] = (page, len(lines))  # an edit rewrites this line
+        if text or not message.embeds:
+            lines += [text or "(no text)", ""]
+        pictures = dict(files)
+        for embed in message.embeds:
+            # an embed as a quoted block, its picture inside it, as Discord shows it
+            plain = embeds.as_text(Embed.model_validate({**embed, "image": False}))
+            quoted = self._readable(plain).split("\n")
+            if embed.get("image") in pictures:
+                quoted += ["", self._image(embed["image"], pictures.pop(embed["image"]))]
+            lines += [f"> {line}".rstrip() for line in quoted] + [""]
+        for name, data in pictures.items():
+            lines += [self._image(name, data), ""]
         if panel_note:
             lines += [f"> {panel_note}", ""]
         lines += ["---", ""]
+
+    def _image(self, name: str, data: bytes) -> str:
+        """Writes a picture next to the transcript; the Markdown that shows it."""
+        self._image_no += 1
+        file_name = f"img-{self._image_no:03d}-{_slug(Path(name).stem)}{Path(name).suffix}"
+        (self.folder / file_name).write_bytes(data)
+        self.result.images.append(file_name)
+        return f"![{name}]({file_name})"
 
     def write(self) -> None:
         title = f"Demo of {self.result.ruleset}, seed {self.result.seed}"

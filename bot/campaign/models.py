@@ -140,6 +140,9 @@ class OutboxMessage:
     # edits Discord message ``target_message_id``, or posts anew when that is None or gone
     edit_of: int | None = None
     target_message_id: int | None = None
+    # {title, description, fields: [{name, value, inline}], footer, image}, within Discord's
+    # limits; ``image`` names one of the pictures, shown inside the embed
+    embeds: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ class OutboxApi(ServiceCore):
                 pictures=tuple(r.pictures),
                 panel=PanelRef(*r.panel) if r.panel else None, attempts=r.attempts,
                 edit_of=r.edit_of, target_message_id=r.target_message_id,
+                embeds=tuple(r.embeds),
             )
             for r in rows
         ]

@@ -6,14 +6,14 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.campaign import messages
+from bot.campaign import embeds, messages
 from bot.campaign.core import Ctx, Effects, ServiceCore, step_keys
 from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
 from bot.campaign.settings import timing
 from bot.campaign.tracker import Tracker
 from bot.errors import InvalidState, RulesError
-from bot.rules.base import GM_SEAT, ActionSpec, Event, Outcome, Request, step_name
+from bot.rules.base import GM_SEAT, ActionSpec, Embed, Event, Outcome, Request, step_name
 from storage import campaigns, missed, timers, turns
 from storage import outbox as outbox_repo
 from storage.db import Tx
@@ -31,6 +31,9 @@ class PublicItem:
     text: str
     post: bool
     pictures: list[Picture] = field(default_factory=list)
+    # a result shown as an embed instead of its text (the log keeps the text); its picture,
+    # the first of ``pictures`` when ``embed.image``, goes inside it
+    embed: Embed | None = None
 
 
 @dataclass
@@ -52,8 +55,9 @@ class Mail:
     def __post_init__(self) -> None:
         self.items = [PublicItem(t, True) for t in self.public] + self.items
 
-    def post(self, text: str, pictures: list[Picture] | None = None) -> None:
-        self.items.append(PublicItem(text, True, pictures or []))
+    def post(self, text: str, pictures: list[Picture] | None = None,
+             embed: Embed | None = None) -> None:
+        self.items.append(PublicItem(text, True, pictures or [], embed))
 
     def line(self, text: str) -> None:
         self.items.append(PublicItem(text, False))
@@ -276,7 +280,10 @@ class StepEngine(ServiceCore):
                 created_at=fx.now,
             ))
             files = [self._picture(ctx, ev)] if ev.image is not None else []
-            if ev.audience.kind == "public":
+            if ev.audience.kind == "public" and ev.embed is not None:
+                # a result: always a post, the embed in the channel (the log keeps the text)
+                mail.post(ev.text, files, embed=ev.embed)
+            elif ev.audience.kind == "public":
                 post = ev.post if ev.post is not None else (
                     bool(files) or reveal or "\n" in ev.text.strip() or ev is closing)
                 if post:
@@ -363,8 +370,11 @@ class StepEngine(ServiceCore):
                 closing.close()
                 out.append(closing)  # the old step's tracker is done before the post
                 sink = new
+            if item.embed is not None:
+                out += self._embed_posts(ctx, item)
+                continue
             last = out[-1] if out else None
-            if (isinstance(last, NewMessage) and not item.pictures
+            if (isinstance(last, NewMessage) and not item.pictures and not last.embeds
                     and len(last.content) + len(item.text) < messages.MESSAGE_LIMIT):
                 last.content += f"\n{item.text}"  # posts in a row without pictures: one
                 continue
@@ -403,6 +413,20 @@ class StepEngine(ServiceCore):
                                                      keep.data()))
         if live is not None and live is not new:
             self._turn_notices(ctx, fx, live, newly)
+
+    @staticmethod
+    def _embed_posts(ctx: Ctx, item: PublicItem) -> list[NewMessage]:
+        """A result's embed (split within Discord's limits) with its picture inside; any
+        other picture of the event rides on the first message."""
+        assert item.embed is not None
+        inside = item.pictures[0] if item.pictures and item.embed.image else None
+        rest = [p for p in item.pictures if p is not inside]
+        out = [NewMessage(ctx.row.id, "channel", "", channel_id=ctx.row.channel_id,
+                          pictures=pictures, embeds=stored)
+               for stored, pictures in embeds.messages([(item.embed, inside)])]
+        if out and rest:
+            out[0].pictures = [*rest[: 10 - len(out[0].pictures)], *out[0].pictures]
+        return out
 
     async def _tracker_status(self, tx: Tx, ctx: Ctx, live: Tracker) -> list[int]:
         """Sets the open step's name, who is owed and the deadline; returns the seats newly

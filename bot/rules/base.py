@@ -56,6 +56,31 @@ class ImageRef(BaseModel):
     viewer: int | None = Field(default=None, description="seat whose view is drawn; None=public")
 
 
+class EmbedField(BaseModel):
+    """One titled block of an embed; ``inline`` fields sit side by side."""
+
+    name: str
+    value: str
+    inline: bool = False
+
+
+class Embed(BaseModel):
+    """A structured form of an event's result for the channel (a Discord embed). The event's
+    ``text`` stays the plain form (event log, GM log, transcripts). Discord's limits are kept
+    by ``bot.rules.embeds`` when the message is built, so a rule set need not count."""
+
+    title: str = ""
+    description: str = ""
+    fields: list[EmbedField] = Field(default_factory=list)
+    footer: str = ""
+    image: bool = Field(default=True, description="the event's picture, if any, goes inside")
+
+    def field(self, name: str, value: str, inline: bool = False) -> Embed:
+        """Adds a field (an empty value reads as a dash: Discord refuses empty values)."""
+        self.fields.append(EmbedField(name=name or "-", value=value or "-", inline=inline))
+        return self
+
+
 class Event(BaseModel):
     """Something that happened, with exactly one audience. Hidden information is only ever
     carried by events whose audience is a seat or the GM."""
@@ -69,6 +94,7 @@ class Event(BaseModel):
     # line of the step tracker (routine), None = the service decides (a post when it has a
     # picture, reveals a sealed step or ends the game; else a tracker line).
     post: bool | None = None
+    embed: Embed | None = Field(default=None, description="shown instead of text in the channel")
 
 
 class Seat(BaseModel):

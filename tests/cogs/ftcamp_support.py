@@ -10,7 +10,7 @@ import simcord
 from bot.client import AdmiraltyBot
 from bot.rules.ftcamp import export_scenario
 from bot.rules.ftcamp.build import craft, group, scenario
-from tests.cogs.simworld import World, custom_ids, last_dm
+from tests.cogs.simworld import World, custom_ids, last_dm, shown
 
 SEED = 20261130  # the campaign's dice seed: the same rolls on every run
 
@@ -52,7 +52,7 @@ class SeededBot(AdmiraltyBot):
 
 
 def channel_text(w: World) -> str:
-    return "\n".join(m.content for m in w.chan.history())
+    return "\n".join(shown(m) for m in w.chan.history())
 
 
 def placeholder_ids(message: discord.Message) -> dict[str, str]:

@@ -30,8 +30,21 @@ class World:
 # ---------------------------------------------------------------- reading what happened
 
 
+def embed_text(embed: discord.Embed) -> str:
+    """An embed as text: title, description, "name: value" per field, footer."""
+    lines = [embed.title or "", embed.description or ""]
+    lines += [f"{f.name}: {f.value}" for f in embed.fields]
+    lines.append(embed.footer.text or "")
+    return "\n".join(line for line in lines if line)
+
+
+def shown(message: discord.Message) -> str:
+    """What a message shows: its text, then its embeds."""
+    return "\n".join([message.content, *(embed_text(e) for e in message.embeds)]).strip()
+
+
 def texts(channel: simcord.ChannelHandle) -> list[str]:
-    return [m.content for m in channel.history()]
+    return [shown(m) for m in channel.history()]
 
 
 def dm_texts(member: simcord.MemberActor) -> list[str]:

@@ -10,7 +10,7 @@ from bot.campaign import Actor
 from bot.client import AdmiraltyBot
 from bot.rules.ftcamp import State, build, export_scenario
 from bot.rules.ftcamp.model import Battle, BattleGroup, HexResult
-from tests.cogs.simworld import World, texts
+from tests.cogs.simworld import World, shown, texts
 from tests.cogs.test_battle_commands import refused
 from tests.cogs.test_battle_thread import (
     ORDERS_A,
@@ -42,8 +42,8 @@ async def test_hd29_the_gm_enters_manual_damage_as_a_per_hit_list(world: World) 
                   kind="direct", arc="A", points="3,x")
     message = await act_once(w.gm, thread, "battle damage", target="2a", kind="direct",
                              arc="A", points="3,2,4", source="mine field")
-    assert "entered by the GM" in message.content and "mine field" in message.content
-    assert "Hits 3 + 2 + 4 = 9 (one attack)" in message.content
+    assert "entered by the GM" in shown(message) and "mine field" in shown(message)
+    assert "Hits 3 + 2 + 4 = 9 (one attack)" in shown(message)
     status = await w.gm.slash(thread, "battle status")
     assert "Waiting for:" in said(status) and "the GM" not in said(status).split(
         "Waiting for:")[1]
@@ -55,7 +55,7 @@ async def test_hd29_the_gm_enters_manual_damage_as_a_per_hit_list(world: World) 
     # A player's entry may be larger than the panel's 25.
     big = await act_once(w.alice, thread, "battle damage", target="2a", kind="enveloping",
                          arc="F", points="30")
-    assert "enveloping damage" in big.content and "entered by alice" in big.content
+    assert "enveloping damage" in shown(big) and "entered by alice" in shown(big)
 
 
 def block_a_whole(status: str) -> bool:

@@ -4,7 +4,7 @@ a declaration after mid-turn."""
 
 from __future__ import annotations
 
-from tests.cogs.simworld import World, last_dm, texts
+from tests.cogs.simworld import World, last_dm, shown, texts
 from tests.cogs.test_battle_thread import ORDERS_B, said, thread_of, write_orders
 
 
@@ -45,7 +45,7 @@ async def test_hd31_hd32_overload_option_orders_note_and_mid_turn_manoeuvre(worl
     assert done.ephemeral and "result is in the thread" in said(done)
     # a routine line of the step: the turn's tracker in the thread is edited, no new post
     assert len(thread.history()) == before
-    assert any("**Vanguard** declares after mid-turn: Hard About; thrust 1 of" in m.content
+    assert any("**Vanguard** declares after mid-turn: Hard About; thrust 1 of" in shown(m)
                for m in thread.history())
     status = await w.bob.slash(thread, "battle status", ship="1a")
     assert "After mid-turn: hard_about, thrust 1" in said(status)
@@ -74,6 +74,6 @@ async def test_hd32_vtif_fire_takes_the_targets_evasive_points(world: World):
     fired = await w.alice.slash(thread, "battle fire", ship="1a", weapons="all", target="2a",
                                 range=6, arc="F", bearing="F", evasive=2)
     assert fired.ephemeral and "result is in the thread" in said(fired), said(fired)
-    message = thread.history()[before:][0].content
+    message = shown(thread.history()[before:][0])
     # in arc -3, evasive +2: every weapon covering F shows a modifier of -1 (H-16)
     assert "VTIF d6" in message and " -1 = " in message, message

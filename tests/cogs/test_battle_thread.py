@@ -16,7 +16,7 @@ from bot.client import AdmiraltyBot
 from bot.rules.base import Ruleset
 from bot.rules.dice import ScriptedDice
 from tests.cogs.conftest import ROLL_DICE
-from tests.cogs.simworld import World, custom_ids, last_dm, texts
+from tests.cogs.simworld import World, custom_ids, last_dm, shown, texts
 
 SEED = 2  # the campaign dice seed: the same rolls on every run
 PNG = b"\x89PNG"
@@ -107,16 +107,18 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     # every die and the updated sheet. With this seed the attack completes row 1 of block F
     # and rolls the level-1 threshold (H-5, H-6).
     fire = await fire_once(w, thread)
-    assert "Threshold in block F, level 1" in fire.content
-    assert "dice [" in fire.content and "vs 6+" in fire.content
+    assert "Threshold in block F, level 1" in shown(fire)
+    assert "dice [" in shown(fire) and "vs 6+" in shown(fire)
 
     # A heavy missile entered by hand strips block F and cascades into both neighbours with
     # armour bypassed (H-7); the cascade thresholds are rolled in the same message.
     damage = await act_once(w.alice, thread, "battle damage", target="2a", kind="direct",
                             arc="F", points="25", source="heavy missile")
-    assert "heavy missile" in damage.content
-    assert "cascade past stripped block, armour bypassed (H-7)" in damage.content
-    assert "Stripped block + adjacent" in damage.content
+    assert "heavy missile" in shown(damage)
+    # the embed leaves ruling ids to the log (the event text keeps them)
+    assert "cascade past stripped block, armour bypassed" in shown(damage)
+    assert "(H-7)" not in shown(damage)
+    assert "Stripped block + adjacent" in shown(damage)
     status = await w.bob.slash(thread, "battle status", ship="2a")
     assert status.ephemeral
     assert "block F: hull 0/" in said(status) and "stripped" in said(status)
@@ -138,7 +140,7 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     assert choices and all(c["value"].startswith("2a|") for c in choices)
     repair = await act_once(w.bob, thread, "battle repair", target=choices[0]["value"],
                             parties=3)
-    assert "Damage control" in repair.content and "d6" in repair.content
+    assert "Damage control" in shown(repair) and "d6" in shown(repair)
 
     # Anybody may post a sheet; the GM ends the battle with a report of every ship.
     sheet = await w.carol.slash(thread, "battle sheet", ship="2a")
@@ -147,7 +149,7 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     before = len(thread.history())
     ended = await w.gm.slash(thread, "battle end", reason="Wolfhound withdraws")
     assert ended.ephemeral
-    report = "\n".join(m.content for m in thread.history()[before:])
+    report = "\n".join(shown(m) for m in thread.history()[before:])
     assert "Wolfhound withdraws" in report
     assert "Vanguard (1a, alice): fighting" in report
     assert "Wolfhound (2a, bob)" in report and "out:" in report
@@ -187,5 +189,10 @@ async def act_once(member: simcord.MemberActor, thread: simcord.ChannelHandle, c
 async def fire_once(w: World, thread: simcord.ChannelHandle) -> discord.Message:
     message = await act_once(w.alice, thread, "battle fire", ship="1a", weapons="all",
                              target="2a", range=5, arc="F")
-    assert "**Vanguard** fires at **Wolfhound** (range 6 MU" in message.content
+    assert "Vanguard fires at Wolfhound (range 6 MU" in shown(message)
+    # the fire report is an embed with the target's sheet inside, attached to the same post
+    (embed,) = message.embeds
+    assert embed.image.url == "attachment://sheet.png"
+    assert [a.filename for a in message.attachments] == ["sheet.png"]
+    assert any(" band " in f.name and f.inline for f in embed.fields)  # a field per weapon
     return message

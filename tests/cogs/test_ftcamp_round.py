@@ -27,6 +27,7 @@ from tests.cogs.ftcamp_support import (
     submit,
 )
 from tests.cogs.simworld import World, dm_texts, fresh, last_dm, texts
+from tests.cogs.simworld import shown as message_text
 
 PNG = b"\x89PNG"
 
@@ -62,7 +63,7 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     # E-3: one public reveal of the fleet orders, with the contested hex.
     reveal = [t for t in texts(w.chan) if "Fleet orders revealed" in t]
     assert len(reveal) == 1 and "Contested hexes: 0202" in reveal[0]
-    assert "- Vanguard (Terran Union): hold" in reveal[0]
+    assert "Terran Union: Vanguard: hold, at 0202" in reveal[0]  # a field per player, E-D34
     # E-4: each player's scan arrives by DM, with the engage panel.
     assert any("Long-range scans, hex 0202" in t for t in dm_texts(w.alice))
     assert any("Long-range scans, hex 0202" in t for t in dm_texts(w.bob))
@@ -92,8 +93,8 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     # E-10: ONE public message with every order and both dice of each roll.
     reveals = [t for t in texts(w.chan) if "Engage orders revealed, hex 0202" in t]
     assert len(reveals) == 1
-    assert "- Vanguard (Terran Union): EE in 1 part; dice" in reveals[0]
-    assert "- Raiders (Kravak Horde): SF in 1 part; dice" in reveals[0]
+    assert "Vanguard (Terran Union): EE in 1 part\ndice" in reveals[0]
+    assert "Raiders (Kravak Horde): SF in 1 part\ndice" in reveals[0]
     assert reveals[0].count("dice ") == 2
     # E-D33: the craft of each part go by DM to the owner only.
     assert "Fang" not in reveals[0] and "Resolute" not in reveals[0]
@@ -107,17 +108,18 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
         await pick(member, "A", "A-1")
     picks = [line for t in texts(w.chan) for line in t.split("\n") if "is placed in A-1" in line]
     assert len(picks) == 2 and all("engage value" in p for p in picks)
-    allocation = [m for m in w.chan.history() if "Allocation complete, hex 0202" in m.content]
+    allocation = [m for m in w.chan.history() if "Allocation, hex 0202" in message_text(m)]
     assert len(allocation) == 1
+    assert allocation[0].embeds[0].image.url == "attachment://sector.png"
     sector_png = await allocation[0].attachments[0].read()
     assert sector_png.startswith(PNG)
 
     # E-12.1/E-13: the battle list is one public message; round 2 opens (E-D30).
     lists = [t for t in texts(w.chan) if "Battle list, hex 0202" in t]
     assert len(lists) == 1
-    assert "Battle in A-1 (E-12.1)" in lists[0]
-    assert "Vanguard (Terran Union): engaged EE" in lists[0]
-    assert "Raiders (Kravak Horde): drawn in SF" in lists[0]
+    assert "Battle in A-1: " in lists[0]
+    assert "**Vanguard** (Terran Union): engaged EE" in lists[0]
+    assert "**Raiders** (Kravak Horde): drawn in SF" in lists[0]
     assert "Round 2" in channel_text(w)
     assert "Fleet orders" in last_dm(w.alice).content
 
@@ -166,8 +168,8 @@ async def test_e6_e12_a_three_player_hex_with_an_alliance_and_a_diplomat(world: 
 
     reveals = [t for t in texts(w.chan) if "Engage orders revealed, hex 0202" in t]
     assert len(reveals) == 1
-    for line in ("- Vanguard (Terran Union): SF", "- Raiders (Kravak Horde): EE",
-                 "- Convoy (Free Colonies): SF"):
+    for line in ("Vanguard (Terran Union): SF", "Raiders (Kravak Horde): EE",
+                 "Convoy (Free Colonies): SF"):
         assert line in reveals[0]
 
     for _ in range(3):
@@ -176,9 +178,9 @@ async def test_e6_e12_a_three_player_hex_with_an_alliance_and_a_diplomat(world: 
         await pick(member, "B", "B-2")
     lists = [t for t in texts(w.chan) if "Battle list, hex 0202" in t]
     assert len(lists) == 1
-    assert "Battle in B-2 (E-12.1)" in lists[0]
+    assert "Battle in B-2: " in lists[0]
     for name in ("Vanguard", "Raiders", "Convoy"):
-        assert f"- {name} (" in lists[0]
+        assert f"**{name}** (" in lists[0]
 
 
 async def test_displays_before_any_battle_and_outside_ftcamp(world: World) -> None:

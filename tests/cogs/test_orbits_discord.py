@@ -10,7 +10,7 @@ import discord
 import simcord
 
 from bot.client import AdmiraltyBot
-from tests.cogs.simworld import World, custom_ids, dm_texts
+from tests.cogs.simworld import World, custom_ids, dm_texts, shown
 
 # Campaign seed whose shuffle deals (checked by the tests through /orbits hand and the DMs):
 # alice draws 6♣, 5♠, 7♥, 3♠ and bob 9♠, 9♥, 4♣, Joker in turns 1-4 (O-4, O-6).
@@ -31,7 +31,7 @@ def public(channel: simcord.ChannelHandle) -> list[discord.Message]:
 
 
 def public_text(channel: simcord.ChannelHandle) -> str:
-    return "\n".join(m.content for m in public(channel))
+    return "\n".join(shown(m) for m in public(channel))
 
 
 def panel(member: simcord.MemberActor) -> discord.Message:
@@ -139,6 +139,23 @@ class Watch:
         return Seen("\n".join(m.content for m in fresh),
                     [a for m in fresh for a in m.attachments], posts)
 
+    async def all(self, env: simcord.Env) -> str:
+        """Everything new, embeds included, as one text."""
+        await env.settle()
+        return "\n".join(shown(m) for m in self.new())
+
+    async def turn_end(self, env: simcord.Env) -> tuple[discord.Message, str]:
+        """The end of a turn: its last lines with the map embed (the picture inside), then the
+        next turn's opening in a message of its own. Returns the map message and all the
+        text shown, embeds included."""
+        await env.settle()
+        fresh = self.new()
+        assert len(fresh) == 2, [m.content for m in fresh]
+        (embed,) = fresh[0].embeds
+        assert embed.title.startswith("Map after the Deployment phase")
+        assert embed.image.url == "attachment://map.png"
+        return fresh[0], "\n".join(shown(m) for m in fresh)
+
 
 PNG = b"\x89PNG\r\n\x1a\n"
 HOUR = 3600.0
@@ -237,12 +254,12 @@ async def test_a_whole_two_player_campaign_in_discord(
     await act(bob, "Depart from Home of bob",
               {"From": ["home:2"], "Cards": ["9S"], "Destination": ["orbit:1"]})
     # Nothing else to do for anyone (O-D2): deployment passes, the map, turn 2, one message.
-    end_of_turn = await watch.one(w.env)
-    assert "bob sends 1 face-down card" in end_of_turn.content
-    assert "Map after the Deployment phase of turn 1" in end_of_turn.content
-    assert "**Turn 2** begins" in end_of_turn.content
-    assert [a.filename for a in end_of_turn.attachments] == ["map.png"]
-    assert (await end_of_turn.attachments[0].read()).startswith(PNG)
+    map_post, end_of_turn = await watch.turn_end(w.env)
+    assert "bob sends 1 face-down card" in map_post.content
+    assert "Map after the Deployment phase of turn 1" in end_of_turn
+    assert "**Turn 2** begins" in end_of_turn
+    assert [a.filename for a in map_post.attachments] == ["map.png"]
+    assert (await map_post.attachments[0].read()).startswith(PNG)
     assert any("Your map, turn 1" in t for t in dm_texts(alice))
 
     # Turn 2, Transit: the second cards follow; then both pass.
@@ -273,9 +290,9 @@ async def test_a_whole_two_player_campaign_in_discord(
     await pass_turn(alice)
     await watch.one(w.env)
     await pass_turn(bob)
-    end_of_turn = await watch.one(w.env)  # one side shows fleet: no battle (O-13)
-    assert "Map after the Deployment phase of turn 2" in end_of_turn.content
-    assert "Battle" not in end_of_turn.content and "**Turn 3** begins" in end_of_turn.content
+    _, end_of_turn = await watch.turn_end(w.env)  # one side shows fleet: no battle (O-13)
+    assert "Map after the Deployment phase of turn 2" in end_of_turn
+    assert "Battle" not in end_of_turn and "**Turn 3** begins" in end_of_turn
 
     # The map on request mid-turn: public, and the only extra message.
     result = await bob.slash(w.chan, "orbits map")
@@ -298,11 +315,16 @@ async def test_a_whole_two_player_campaign_in_discord(
     assert "alice missed the deadline: pass by default." in lapsed
     assert "alice passes." in lapsed and f"Waiting for <@{bob.user.id}>" in lapsed
     await pass_turn(bob)
-    battle = (await watch.one(w.env)).content
+    await w.env.settle()
+    posts = watch.new()  # the map and the battle card, then the call for reports
+    assert len(posts) == 2, [m.content for m in posts]
+    battle = "\n".join(shown(m) for m in posts)
     assert "Map after the Deployment phase of turn 3" in battle
-    assert "**Battle at Orbit 1**" in battle
-    assert "alice (ATTACK): 5♠, 6♣ → 11 system boxes, max size class 2" in battle
-    assert "bob (BLOCKADE): 9♠, 9♥ → 18 system boxes, max size class 2" in battle
+    (card,) = [e for e in posts[0].embeds if e.title == "Battle at Orbit 1"]
+    assert {f.name: f.value for f in card.fields} == {
+        "alice, attack": "5♠, 6♣\n11 system boxes, largest size class 2",
+        "bob, blockade": "9♠, 9♥\n18 system boxes, largest size class 2"}
+    assert "Waiting for orders from: alice, bob" in posts[1].content
 
     # Battle reports (O-15) differ: the GM is asked, the reports go to the GM only.
     await act(alice, None, {"alice's losses": ["6"], "bob's losses": ["9"], "Defeated": ["2"]})
@@ -319,9 +341,10 @@ async def test_a_whole_two_player_campaign_in_discord(
     assert gm_dms[-1].id == panel(gm).id
     await act(gm, "Enter the result",
               {"alice's losses": ["5"], "bob's losses": ["9"], "Defeated": ["1"]})
-    entered = (await watch.one(w.env)).content
-    assert "(entered by the GM): alice lost 5 system boxes; bob lost 9" in entered
-    assert "defeated: alice" in entered
+    entered = await watch.all(w.env)  # the result embed, then the call for discards
+    assert "Battle at Orbit 1: result (entered by the GM)" in entered
+    assert "alice: lost 5 system boxes\nbob: lost 9 system boxes" in entered
+    assert "Defeated: alice" in entered
 
     # Discards (O-15): the proposal is in the prompt; bob picks another card than proposed.
     assert "Proposal: 5♠" in panel(alice).content
@@ -329,13 +352,13 @@ async def test_a_whole_two_player_campaign_in_discord(
     await act(alice, None, {"Discard": ["5S"]})
     await watch.one(w.env)
     await act(bob, None, {"Discard": ["9H"]})
-    final = (await watch.one(w.env)).content
+    final = await watch.all(w.env)
     assert "alice discards 5♠" in final and "bob discards 9♥" in final
     assert "alice's 1 remaining fleet card at Orbit 1 flips face down" in final
     # Turn 4: alice reaches the target after the Resource phase (O-8).
     assert "Resources: alice +3 → 10; bob +3 → 9 RP." in final
-    assert "**alice wins**: reached 10 RP (O-8)." in final
-    assert "bob: 9 RP, 53 cards left, 1 battle won" in final
+    assert "alice wins: reached 10 RP." in final  # the standings embed
+    assert "bob: 9 RP\n53 cards left\n1 battle won" in final
     assert "The campaign is over." in final
 
     # Maps: one public map a turn after Deployment (turns 1-3), plus the one asked for.

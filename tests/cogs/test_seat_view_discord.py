@@ -14,7 +14,7 @@ from bot.rules.base import Ruleset
 from bot.rules.dice import ScriptedDice
 from tests.cogs.conftest import ROLL_DICE
 from tests.cogs.ftcamp_support import TWO_PLAYERS, SeededBot, open_with
-from tests.cogs.simworld import World
+from tests.cogs.simworld import World, shown
 from tests.cogs.test_battle_commands import refused
 from tests.cogs.test_battle_thread import (
     ORDERS_A,
@@ -84,7 +84,7 @@ async def test_an_admin_is_the_gm_in_battle_commands_as_in_ftcamp(world: World) 
     # The admin holds no seat and did not open the battle, yet enters GM damage (H-D29).
     message = await act_once(w.admin, thread, "battle damage", target="2a", kind="direct",
                              arc="A", points="2", source="mine field")
-    assert "entered by the GM" in message.content
+    assert "entered by the GM" in shown(message)
     # A member who is neither is refused, as in /ftcamp.
     await refused(w.carol, thread, "battle damage", "You hold no seat", target="2a",
                   kind="direct", arc="A", points="2")

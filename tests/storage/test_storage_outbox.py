@@ -123,3 +123,27 @@ async def test_migration_003_drops_files_of_sent_messages_and_keeps_pending_ones
         assert [r.content for r in await repo.due(db, 0.0, 10)] == ["new"]
     finally:
         await db.close()
+
+
+async def test_embeds_are_kept_with_their_message_until_it_is_sent(tmp_path: Path) -> None:
+    """Migration 005: a channel message's embeds survive in the outbox (a restart between
+    commit and send loses nothing), beside the picture they show."""
+    embed = {"title": "Battle at Orbit 3", "description": "", "footer": "Fight it out.",
+             "fields": [{"name": "Bob, attack", "value": "7♦", "inline": True}],
+             "image": "map.png"}
+    db = await open_database(tmp_path / "bot.db")
+    try:
+        async with db.transaction() as tx:
+            await repo.enqueue(tx, [
+                NewMessage(None, "channel", "", channel_id=5, pictures=[MAP], embeds=[embed]),
+                NewMessage(None, "channel", "plain", channel_id=5),
+            ], now=100.0)
+    finally:
+        await db.close()
+    db = await open_database(tmp_path / "bot.db")  # as after a restart
+    try:
+        first, second = await repo.all_rows(db)
+        assert first.embeds == [embed] and first.pictures == [MAP] and first.content == ""
+        assert second.embeds == []
+    finally:
+        await db.close()

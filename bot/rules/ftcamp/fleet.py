@@ -120,9 +120,12 @@ def apply_orders(state: State, orders: dict[str, FleetOrder]) -> list[str]:
         g = state.groups[name]
         g.order = orders[name]
         line = f"- {g.name} ({state.player_name(g.owner)}): {g.order.text()}"
+        # E-D34: the hex of every group is public (E-D16), so the reveal names it
         if dest[name] != g.hex:
-            line += f" -> {dest[name]}"
+            line += f", {g.hex} → {dest[name]}"
             g.hex, g.sector = dest[name], None
+        else:
+            line += f", at {g.hex}"
         if g.must_leave is not None:
             g.must_leave = None
         lines.append(line)

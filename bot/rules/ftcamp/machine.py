@@ -20,6 +20,7 @@ from bot.rules.base import (
     Seat,
 )
 from bot.rules.ftcamp import allocation, conflicts, engage, fleet, hooks, index, special, steps
+from bot.rules.ftcamp import embeds as shown
 from bot.rules.ftcamp import geometry as geo
 from bot.rules.ftcamp.copying import replace_group, working_copy
 from bot.rules.ftcamp.demo import demo_scenario
@@ -263,7 +264,9 @@ class FTCampRuleset:
                 for key, value in seat_answers.items():
                     name = key.split(":", 1)[1]
                     orders[name] = fleet.check_order(state, state.groups[name], str(value))
+        before = {name: state.groups[name].hex for name in orders}
         lines = fleet.apply_orders(state, orders)
+        moves = {name: (hex_, state.groups[name].hex) for name, hex_ in before.items()}
         state.revealed = sorted(set(state.revealed) | set(orders))
         hexes = sorted({g.hex for g in state.groups.values()})
         with index.frozen(state):  # the moves are applied: a fresh index
@@ -271,7 +274,10 @@ class FTCampRuleset:
         contested = ", ".join(state.contested) or "none"
         text = (f"**Fleet orders revealed, round {state.round}** (E-3)\n" + "\n".join(lines)
                 + f"\nContested hexes: {contested}")
-        events = [_public(text, "fleet_orders", data={"contested": list(state.contested)})]
+        # E-D34: the public hex map goes inside the reveal, showing where everything is now
+        events = [_public(text, "fleet_orders", data={"contested": list(state.contested)},
+                          image=ImageRef(name="hexmap", viewer=None),
+                          embed=shown.fleet_reveal(state, moves))]
         return events + self._next_hex(state, dice)
 
     def _next_hex(self, state: State, dice: Dice) -> list[Event]:
@@ -341,6 +347,7 @@ class FTCampRuleset:
                                                                            g.craft]]))
         engage.follow_choices(state, run)
         lines = self._betrayals(state, run, answers)
+        notes = list(lines)
         public, parts = engage.roll_all(state, run, dice)
         lines += public
         state.revealed = sorted(set(state.revealed) | set(run.choices))
@@ -350,7 +357,8 @@ class FTCampRuleset:
         events = [_public(text, "engage_reveal", data={
             "hex": run.hex, "rolls": {k: v.model_dump() for k, v in run.rolls.items()},
             "choices": {k: {"order": v.order, "parts": len(v.parts), "follows": v.follows,
-                            "drop_hold": v.drop_hold} for k, v in run.choices.items()}})]
+                            "drop_hold": v.drop_hold} for k, v in run.choices.items()}},
+            embed=shown.engage_reveal(state, run, notes))]
         events += self._parts_events(state, run, parts)
         events += [_public(line, "tie") for line in allocation.start(state, run, dice)]
         events += [_public(line, "pick") for line in allocation.auto_place(state, run)]
@@ -400,8 +408,10 @@ class FTCampRuleset:
         assert run is not None
         events = [_public(line, "pick") for line in allocation.finish_unplaced(state, run)]
         layout = ", ".join(f"{n} {s}" for n, s in sorted(run.placements.items()))
+        # the hex's sector picture inside the hex's own allocation embed (not the next post)
         events.append(_public(f"Allocation complete, hex {run.hex}: {layout}", "allocation",
-                              image=ImageRef(name="sector", viewer=None)))
+                              image=ImageRef(name="sector", viewer=None),
+                              embed=shown.allocation(state, run)))
         conflicts.engage_battles(state, run)
         state.step, state.page = "chase", 1
         if run.chase_sectors:
@@ -444,7 +454,7 @@ class FTCampRuleset:
         result = conflicts.finalize(state, run, dice)
         state.results.append(result)
         events = [_public(conflicts.battle_text(state, result), "battle_list",
-                          data=result.model_dump())]
+                          data=result.model_dump(), embed=shown.battle_list(state, result))]
         if result.battles:  # the GM alone is shown how to fight each one in Discord
             events.append(Event(audience=Audience.gm(), kind="battle_commands",
                                 text=conflicts.battle_commands(result),

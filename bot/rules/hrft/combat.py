@@ -12,6 +12,7 @@ from typing import Any
 from bot.errors import RulesError
 from bot.rules.base import Audience, Dice, Event, ImageRef
 from bot.rules.hrft import directions, maneuvers, overload, repair, vtif
+from bot.rules.hrft import embeds as shown
 from bot.rules.hrft.arcs import check_arc
 from bot.rules.hrft.damage import AttackReport, apply_attack
 from bot.rules.hrft.model import Ship, System
@@ -52,11 +53,13 @@ def _as_list(raw: Any) -> list[str]:
 
 
 def damage_event(state: BattleState, kind: str, title: str, lines: list[str],
-                 target: Ship, data: dict[str, Any]) -> Event:
+                 target: Ship, data: dict[str, Any], weapons: int = 0) -> Event:
+    """``weapons``: how many of ``lines`` are one shot each (a field each in the embed)."""
     state.sheet_ship = target.uid
     data = {**data, "sheet_ship": target.uid, "target": target.uid}
     return Event(audience=Audience.public(), kind=kind, text="\n".join([title, *lines]),
-                 data=data, image=ImageRef(name="sheet"))
+                 data=data, image=ImageRef(name="sheet"),
+                 embed=shown.report(title, lines, weapons))
 
 
 def _report_data(report: AttackReport) -> dict[str, Any]:
@@ -183,7 +186,8 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
         over_dice += rolled
     return damage_event(state, "fire", title, lines + report.lines + over_lines, report.ship,
                         {"attacker": firer.uid, "damage": total, "weapon_dice": all_dice,
-                         "overload_dice": over_dice, **_report_data(report)})
+                         "overload_dice": over_dice, **_report_data(report)},
+                        weapons=len(lines))
 
 
 def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> Event:

@@ -24,6 +24,7 @@ from bot.rules.base import (
     StepName,
 )
 from bot.rules.hrft import combat, gm, maneuvers, orders, requests
+from bot.rules.hrft import embeds as shown
 from bot.rules.hrft import view as views
 from bot.rules.hrft.export import fleet_file
 from bot.rules.hrft.imports import Imported, catalog_from_file, read_file
@@ -356,7 +357,11 @@ class HrftRuleset:
     def _finish(self, state: BattleState, events: list[Event], reason: str) -> None:
         state.finished, state.step = True, "finished"
         text, data = views.final_report(state, reason)
-        events.append(Event(audience=Audience.public(), kind="report", text=text, data=data))
+        head, *_ = text.split("\n")
+        ships = {seat.number: [views.ship_line(ship) for ship in state.ships_of(seat.number)]
+                 for seat in state.seats}
+        events.append(Event(audience=Audience.public(), kind="report", text=text, data=data,
+                            embed=shown.final(state, head, ships)))
 
     def _outcome(self, state: BattleState, events: list[Event]) -> Outcome:
         """H-D24: over when at most one side has ships fighting (after a fire step)."""

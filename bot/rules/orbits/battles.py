@@ -22,6 +22,7 @@ from typing import Any
 from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Event, InputField, Option, Request
 from bot.rules.orbits import cards as C
+from bot.rules.orbits import embeds as shown
 from bot.rules.orbits.battle import battle_force, check_discard, propose_discard
 from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.flow import next_turn
@@ -64,7 +65,8 @@ def _battle_card(state: OrbitsState, b: Battle) -> Event:
             f"{C.show_all(b.forces[s])} → {total} {o.points_label}{pts}, max size class {size}")
     lines.append("Fight it out, then each side reports the losses and who was defeated.")
     return public("battle", "\n".join(lines), area=b.area, sides=b.sides,
-                  forces={str(k): v for k, v in b.forces.items()})
+                  forces={str(k): v for k, v in b.forces.items()},
+                  embed=shown.battle_card(state, b))
 
 
 def current(state: OrbitsState) -> Battle:
@@ -323,10 +325,7 @@ def _resolve_reports(state: OrbitsState, b: Battle, actions: dict[int, dict[str,
 
 def _describe(state: OrbitsState, r: BattleResult) -> str:
     o = state.options
-    parts = [f"{state.name(s)} lost "
-             + (count_of(k, o.points_label) if o.points_per_value == 1
-                else plural(k * o.points_per_value, "point"))
-             for s, k in r.losses.items()]
+    parts = [f"{state.name(s)} lost {shown.losses(o, k)}" for s, k in r.losses.items()]
     beaten = ", ".join(state.name(d) for d in r.defeated) or "nobody"
     return "; ".join(parts) + f"; defeated: {beaten}"
 
@@ -338,7 +337,8 @@ def _accept(state: OrbitsState, b: Battle, result: BattleResult, events: list[Ev
     events.append(public("battle_result", f"Battle at {state.area_label(b.area)} ({how}): "
                          f"{_describe(state, result)}.", area=b.area,
                          losses={str(k): v for k, v in result.losses.items()},
-                         defeated=result.defeated))
+                         defeated=result.defeated,
+                         embed=shown.battle_result(state, b, result, how)))
     for s in b.sides:
         if s not in _discarding(state, b) and result.losses[s] > 0:
             _discard(state, b, s, b.forces[s], events)  # losses >= total: everything goes

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.rules import words
-from bot.rules.base import Audience, Event, ImageRef
+from bot.rules.base import Audience, Embed, Event, ImageRef
 
 
-def public(kind: str, text: str, image: ImageRef | None = None, **data: Any) -> Event:
-    return Event(audience=Audience.public(), kind=kind, text=text, data=data, image=image)
+def public(kind: str, text: str, image: ImageRef | None = None, embed: Embed | None = None,
+           **data: Any) -> Event:
+    return Event(audience=Audience.public(), kind=kind, text=text, data=data, image=image,
+                 embed=embed)
 
 
 def to_seat(seat: int, kind: str, text: str, image: ImageRef | None = None, **data: Any) -> Event:
@@ -21,3 +23,4 @@ def to_gm(kind: str, text: str, **data: Any) -> Event:
 
 
 plural = words.plural  # one helper for every rule set (bot/rules/words.py)
+amount = words.count_of  # n of a label given in the plural: "1 system box"

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.rules.base import Event, ImageRef, Seat
+from bot.rules.base import Embed, Event, ImageRef, Seat
 from bot.rules.orbits import cards as C
+from bot.rules.orbits import embeds as shown
 from bot.rules.orbits.events import plural, public, to_seat
 from bot.rules.orbits.geometry import home
 from bot.rules.orbits.options import OrbitsOptions
@@ -132,7 +133,8 @@ def finish(state: OrbitsState, events: list[Event], winners: list[int], why: str
             f"{plural(state.battles_won[seat], 'battle')} won"
         )
     events.append(public("victory", "\n".join(lines), winners=winners, rp=dict(state.rp),
-                         battles_won=dict(state.battles_won)))
+                         battles_won=dict(state.battles_won),
+                         embed=shown.standings(state, head.replace("**", ""))))
 
 
 def arrivals(state: OrbitsState, events: list[Event]) -> None:
@@ -219,7 +221,9 @@ def settle(state: OrbitsState, events: list[Event], open_battles: OpenBattles) -
 def post_maps(state: OrbitsState, events: list[Event]) -> None:
     """After deployment: one public map, and each player's own map by DM."""
     events.append(public("map", f"Map after the Deployment phase of turn {state.turn}.",
-                         image=ImageRef(name="map", viewer=None), turn=state.turn))
+                         image=ImageRef(name="map", viewer=None), turn=state.turn,
+                         embed=Embed(title=f"Map after the Deployment phase of turn "
+                                           f"{state.turn}")))
     for seat in state.seat_numbers():
         events.append(to_seat(seat, "map", f"Your map, turn {state.turn}.",
                               image=ImageRef(name="map", viewer=seat), turn=state.turn))

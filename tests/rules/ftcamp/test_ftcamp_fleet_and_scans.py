@@ -29,8 +29,18 @@ def test_e3_moves_are_applied_together_and_reveal_lists_contested_hexes() -> Non
                             "group:C": "hold"}})
     assert out.state.groups["A"].hex == HEX and out.state.groups["B"].hex == HEX
     text = public(out.events)[0]
-    assert "A (P1): move 0505 -> 0505" in text and "Contested hexes: 0505" in text
+    assert "A (P1): move 0505, 0504 → 0505" in text and "Contested hexes: 0505" in text
+    assert "C (P2): hold, at 0101" in text  # E-D34: every group's hex is named
     assert out.state.contested == [HEX]
+    # E-D34: the embed has a field per player with each group's hex, and the public map
+    (reveal,) = [e for e in out.events if e.kind == "fleet_orders"]
+    assert reveal.image is not None and reveal.image.name == "hexmap"
+    assert reveal.image.viewer is None
+    assert reveal.embed is not None and reveal.embed.image
+    fields = {f.name: f.value for f in reveal.embed.fields}
+    assert fields["P1"] == "A: move 0505, 0504 → 0505"
+    assert fields["P2"] == "B: move 0505, 0506 → 0505\nC: hold, at 0101"
+    assert fields["Contested hexes"] == "0505"
 
 
 def test_e3_support_follows_the_supported_group() -> None:

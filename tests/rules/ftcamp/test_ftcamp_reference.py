@@ -19,6 +19,9 @@ from ftcamp_big import big_state, play_round
 from bot.rules.base import Request
 from bot.rules.ftcamp.model import State
 
+# Recomputed for issue 10 (result embeds, hexes in the fleet-order reveal, "1 part"): only
+# event texts, embeds and the reveal's map changed; states, requests, event kinds and data
+# hash the same as before that change.
 REFERENCE = {
     (30, 2): "50a454da1b5f2935cbe808ee6c61e7a81af05be500dc4b06c7471eebcb9b3b27",
     (200, 1): "87b99d44d1e25f4155e8e50c6b5125a53a203f6164cffdf6c64b03cafa275ffa",
