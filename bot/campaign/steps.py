@@ -201,9 +201,11 @@ class StepEngine(ServiceCore):
         fx.save = "state" if fx.save == "state" else "row"
         await timers.close_open(tx, ctx.row.id)
         fx.wake = True
-        # the closing line goes with the rule set's closing word (the victory), one post
+        # the closing line goes with the rule set's closing word (the victory), one post;
+        # an embed shows instead of its text, so then the line is a post of its own
         last = next((i for i in reversed(mail.items) if i.post), None)
-        if last is not None and len(last.text) + len(line) < messages.MESSAGE_LIMIT:
+        if (last is not None and last.embed is None
+                and len(last.text) + len(line) < messages.MESSAGE_LIMIT):
             last.text += f"\n{line}"
         else:
             mail.post(line)

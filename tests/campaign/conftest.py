@@ -10,7 +10,8 @@ import pytest
 import pytest_asyncio
 
 from bot.campaign import Actor, CampaignInfo, CampaignService
-from bot.rules.base import Ruleset
+from bot.rules import embeds
+from bot.rules.base import Embed, Ruleset
 from storage import Database, open_database
 from storage import outbox as outbox_repo
 from storage.outbox import OutboxRow
@@ -84,10 +85,13 @@ async def outbox(db: Database) -> list[OutboxRow]:
 
 
 def channel_texts(rows: list[OutboxRow]) -> list[str]:
-    """Each channel message in its final form: an edit (a step tracker) replaces the text
-    of the message it edits, as the channel shows it."""
+    """Each channel message in its final form, as the channel shows it: an edit (a step
+    tracker) replaces the text of the message it edits; embeds follow the text."""
     final = {r.edit_of: r.content for r in rows if r.kind == "channel" and r.edit_of}
-    return [final.get(r.id, r.content) for r in rows if r.kind == "channel" and not r.edit_of]
+    return ["\n".join([final.get(r.id, r.content),
+                       *(embeds.as_text(Embed.model_validate({**e, "image": False}))
+                         for e in r.embeds)]).strip()
+            for r in rows if r.kind == "channel" and not r.edit_of]
 
 
 def latest(rows: list[OutboxRow], n: int = 2) -> str:

@@ -23,7 +23,7 @@ from tests.cogs.ftcamp_support import (
     placeholder_ids,
     submit,
 )
-from tests.cogs.simworld import World, last_dm
+from tests.cogs.simworld import World, last_dm, shown
 
 # Carol (seat 3, allied with alice) has only a static base in the contested hex 0202.
 ALLY_WITH_A_BASE = export_scenario(scenario(
@@ -84,5 +84,6 @@ async def test_changing_one_groups_order_keeps_the_others_default(world: World) 
     assert not any("first" in f.content for f in result.followups), result.followups
     assert "Your orders are in" in last_dm(w.bob).content
     await give(w.alice, ("Vanguard (0202)", "hold"))
-    reveal = next(t for t in channel_text(w).split("\n\n") if "Fleet orders revealed" in t)
-    assert "Raiders (Kravak Horde): hold" in reveal
+    reveal = next(shown(m) for m in w.chan.history() if "Fleet orders revealed" in shown(m))
+    # the reveal embed: a field per player, a line per group
+    assert "Kravak Horde: Far Patrol: move 0304, 0404 → 0304\nRaiders: hold, at 0202" in reveal

@@ -118,12 +118,12 @@ class Watch:
 
     def __init__(self, channel: simcord.ChannelHandle) -> None:
         self.channel = channel
-        self.shown = {m.id: m.content for m in public(channel)}
+        self.shown = {m.id: shown(m) for m in public(channel)}
 
     def new(self) -> list[discord.Message]:
         messages = public(self.channel)
-        fresh = [m for m in messages if self.shown.get(m.id) != m.content]
-        self.shown = {m.id: m.content for m in messages}
+        fresh = [m for m in messages if self.shown.get(m.id) != shown(m)]
+        self.shown = {m.id: shown(m) for m in messages}
         return fresh
 
     async def one(self, env: simcord.Env | None = None) -> Seen:
@@ -145,16 +145,19 @@ class Watch:
         return "\n".join(shown(m) for m in self.new())
 
     async def turn_end(self, env: simcord.Env) -> tuple[discord.Message, str]:
-        """The end of a turn: its last lines with the map embed (the picture inside), then the
-        next turn's opening in a message of its own. Returns the map message and all the
-        text shown, embeds included."""
+        """The end of a turn: the turn's tracker edited with its last lines, ONE new post
+        with the map embed (the picture inside), and the next turn's tracker. Returns the
+        map message and all the text shown, embeds included."""
+        before = set(self.shown)
         await env.settle()
         fresh = self.new()
-        assert len(fresh) == 2, [m.content for m in fresh]
-        (embed,) = fresh[0].embeds
-        assert embed.title.startswith("Map after the Deployment phase")
+        maps = [m for m in fresh if m.embeds
+                and m.embeds[0].title.startswith("Map after the Deployment phase")]
+        assert len(maps) == 1, [shown(m) for m in fresh]
+        (embed,) = maps[0].embeds
         assert embed.image.url == "attachment://map.png"
-        return fresh[0], "\n".join(shown(m) for m in fresh)
+        assert sum(1 for m in fresh if m.id not in before) <= 3, [shown(m) for m in fresh]
+        return maps[0], "\n".join(shown(m) for m in fresh)
 
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -255,7 +258,7 @@ async def test_a_whole_two_player_campaign_in_discord(
               {"From": ["home:2"], "Cards": ["9S"], "Destination": ["orbit:1"]})
     # Nothing else to do for anyone (O-D2): deployment passes, the map, turn 2, one message.
     map_post, end_of_turn = await watch.turn_end(w.env)
-    assert "bob sends 1 face-down card" in map_post.content
+    assert "bob sends 1 face-down card" in end_of_turn  # a line of the turn's tracker
     assert "Map after the Deployment phase of turn 1" in end_of_turn
     assert "**Turn 2** begins" in end_of_turn
     assert [a.filename for a in map_post.attachments] == ["map.png"]
@@ -316,15 +319,15 @@ async def test_a_whole_two_player_campaign_in_discord(
     assert "alice passes." in lapsed and f"Waiting for <@{bob.user.id}>" in lapsed
     await pass_turn(bob)
     await w.env.settle()
-    posts = watch.new()  # the map and the battle card, then the call for reports
-    assert len(posts) == 2, [m.content for m in posts]
+    posts = watch.new()  # the map and the battle card, then the battle's tracker
     battle = "\n".join(shown(m) for m in posts)
     assert "Map after the Deployment phase of turn 3" in battle
-    (card,) = [e for e in posts[0].embeds if e.title == "Battle at Orbit 1"]
+    (card,) = [e for m in posts for e in m.embeds if e.title == "Battle at Orbit 1"]
     assert {f.name: f.value for f in card.fields} == {
         "alice, attack": "5♠, 6♣\n11 system boxes, largest size class 2",
         "bob, blockade": "9♠, 9♥\n18 system boxes, largest size class 2"}
-    assert "Waiting for orders from: alice, bob" in posts[1].content
+    [owed] = [line for line in battle.split("\n") if line.startswith("Waiting for")]
+    assert f"<@{alice.user.id}>" in owed and f"<@{bob.user.id}>" in owed
 
     # Battle reports (O-15) differ: the GM is asked, the reports go to the GM only.
     await act(alice, None, {"alice's losses": ["6"], "bob's losses": ["9"], "Defeated": ["2"]})
@@ -377,9 +380,9 @@ async def test_a_whole_two_player_campaign_in_discord(
     status = (await bob.slash(w.chan, "campaign status")).response.content
     assert status.startswith("**Sol** (orbits): finished. alice wins: reached 10 RP.")
     assert "won by alice" in status and "O-8" not in status.split("\n")[0]
-    shown = await bob.slash(w.chan, "orbits map")
-    assert not shown.ephemeral
-    assert (await shown.response.attachments[0].read()).startswith(PNG)
+    drawn = await bob.slash(w.chan, "orbits map")
+    assert not drawn.ephemeral
+    assert (await drawn.response.attachments[0].read()).startswith(PNG)
     log = await gm.slash(w.chan, "gm log", limit=5)
     assert log.ephemeral and "**alice wins**" in log.response.content
     listed = (await gm.slash(w.chan, "campaign list")).response.content
