@@ -18,6 +18,8 @@ class HeuristicPlayer:
     def choose(self, view: dict[str, Any], request: Request, dice: Dice) -> dict[str, Any]:
         if request.kind == "turn":
             return dict(request.default or {})
+        if request.step.startswith("battles-"):  # the GM (E-D34)
+            return self._settle(request)
         spec = request.actions[0]
         action: dict[str, Any] = {"type": spec.type}
         standing = {g["name"]: g.get("order") for g in view.get("groups", [])}
@@ -45,3 +47,11 @@ class HeuristicPlayer:
             elif f.min_values > 0:
                 action[f.name] = next((p for p in ("none", "0") if p in values), values[0])
         return action
+
+    @staticmethod
+    def _settle(request: Request) -> dict[str, Any]:
+        """The scripted GM confirms a proposed battle result as it stands, else closes a
+        battle as fought at the table (a demo with no HRFT battle must still go on)."""
+        specs = {spec.type: spec for spec in request.actions}
+        kind = "confirm" if "confirm" in specs else "close"
+        return {"type": kind, "battle": specs[kind].fields[0].options[0].value}

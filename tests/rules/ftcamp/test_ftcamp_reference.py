@@ -2,7 +2,8 @@
 exactly what the reference run stored here gave, and never change the state they are given.
 
 The digests were recorded with the straightforward implementation (before indexing and
-copy-on-write); a change of behaviour changes them. Recompute with
+copy-on-write), then again when rounds began to wait for their battles (E-D34); a
+change of behaviour changes them. Recompute with
 ``.venv/bin/python tests/rules/ftcamp/test_ftcamp_reference.py``."""
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from bot.rules.base import Request
 from bot.rules.ftcamp.model import State
 
 REFERENCE = {
-    (30, 2): "1f13dc97e95894356f5d632bed939f3062f1d9614f6507733b3a1fc9391478d6",
-    (200, 1): "af387e100f98e56410c97ff55be549a52ccaf24d8e379f0382c68fb8f2ee4eca",
+    (30, 2): "debf49183a1be0f58ecffa9a3d3aff9707ecbd1676dc16917ed0e33e621b1ac1",
+    (200, 1): "44b4a7e547a3b1485ca8c6c8410e93d1d08a429c3431b776a856030ccc2929b3",
 }
 
 
