@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from bot.errors import InvalidState, NotFound, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, Outcome, Request, Seat
-from bot.rules.hrft import combat, gm, maneuvers, orders, requests
+from bot.rules.hrft import combat, gm, maneuvers, orders, requests, result
 from bot.rules.hrft import view as views
 from bot.rules.hrft.imports import ships_from_file
 from bot.rules.hrft.samples import sample_ship
@@ -155,6 +155,10 @@ class HrftRuleset:
     def upload_names(self, filename: str, data: bytes) -> list[str]:
         """The ships a design or fleet file holds; InvalidInput says what is wrong."""
         return [ship.name for ship in ships_from_file(filename, data)]
+
+    def battle_result(self, state: Any, name: str = "") -> dict[str, Any] | None:
+        """Each brought-in craft's fate, for the parent campaign (E-D34)."""
+        return result.battle_result(self._state(state), name)
 
     def scripted_player(self, seat: int) -> HrftScriptedPlayer:
         return HrftScriptedPlayer(seat)

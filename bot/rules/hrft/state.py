@@ -82,6 +82,8 @@ class BattleState(BaseModel):
     finished: bool = False
     linked: bool = False  # the parent battle's craft were brought in (H-D28)
     roster: list[RosterCraft] = Field(default_factory=list)  # craft still waiting
+    # ship uid -> [group, craft] of the parent campaign it came from (H-D28, E-D34)
+    origin: dict[str, list[str]] = Field(default_factory=dict)
 
     def seat_name(self, seat: int) -> str:
         if seat == 0:
