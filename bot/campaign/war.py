@@ -22,6 +22,8 @@ from bot.campaign.steps import Mail, StepEngine
 from bot.errors import InvalidInput, InvalidState
 from bot.rules import registry
 from bot.rules.base import GM_SEAT, Outcome, Request, Seat
+from bot.rules.ftcamp import war as war_rules
+from bot.rules.ftcamp.model import State as FtcampState
 from storage import campaigns, players
 from storage import events as event_log
 from storage import outbox as outbox_repo
@@ -47,6 +49,10 @@ class War(Links, StepEngine):
             raise InvalidInput(f"'{ref.strip()}' names no battle of campaign {parent_id}; "
                                "give its hex/sector as in the battle list, e.g. 0202/A-3.")
         pctx = await self._load(self.db, parent_id)
+        if isinstance(pctx.state, FtcampState) and war_rules.settled(pctx.state,
+                                                                     parent.battle_id):
+            raise InvalidState(f"Battle {parent.battle_id} no longer waits for a result (it "
+                               "has one, or the GM closed it); there is nothing to fight.")
         names = {p.seat: p.name for p in pctx.players if p.active}
         owners = list(dict.fromkeys(e["owner"] for e in parent.roster if e["owner"] in names))
         rules = registry.get(BATTLE_RULES)

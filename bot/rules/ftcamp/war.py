@@ -71,6 +71,12 @@ def _entry(state: State, ref: str) -> tuple[int, WarBattle] | None:
     return None
 
 
+def settled(state: State, ref: str) -> bool:
+    """Whether the battle ``ref`` of this round has its result or was closed by the GM."""
+    found = _entry(state, ref)
+    return found is not None and found[1].status in ("applied", "closed", "proposed")
+
+
 def _replace(state: State, i: int, **changes: Any) -> None:
     war = list(state.war)
     war[i] = war[i].model_copy(update=changes)
