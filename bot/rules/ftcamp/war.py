@@ -72,9 +72,10 @@ def _entry(state: State, ref: str) -> tuple[int, WarBattle] | None:
 
 
 def settled(state: State, ref: str) -> bool:
-    """Whether the battle ``ref`` of this round has its result or was closed by the GM."""
-    found = _entry(state, ref)
-    return found is not None and found[1].status in ("applied", "closed", "proposed")
+    """Whether the latest battle ``ref`` has its result (or one proposed) or was closed."""
+    key = normalise_ref(ref)
+    mine = [w for w in state.war if w.ref.upper() == key]
+    return bool(mine) and max(mine, key=lambda w: w.round).status != "waiting"
 
 
 def _replace(state: State, i: int, **changes: Any) -> None:
