@@ -188,3 +188,38 @@ async def test_e_d34_the_gm_closes_a_battle_fought_at_the_table(
     assert "Scout" in {c.name for c in state.groups["Vanguard"].craft}
     with pytest.raises(InvalidState, match="no longer waits"):  # it has its result
         await service.open_battle(GM, GUILD, THREAD, "Late", parent_id, ref)
+
+
+async def test_h_d28_begin_battle_starts_and_brings_in_in_one_transaction(
+    service: CampaignService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A battle created first, players joining themselves: /battle begin is one intent, and
+    seats follow the member (Bob joined first, so he is seat 1)."""
+    parent_id = await parent_at_battles(service)
+    row = await campaign_rows.get(db, parent_id)
+    assert row is not None
+    ref = parent_state(row).war[0].ref
+    info = await service.create(GM, GUILD, THREAD, "hrft", "B", parent_id=parent_id,
+                                parent_ref=ref)
+    for p in (BOB, ALICE):
+        await service.join(p, THREAD)
+    with pytest.raises(PermissionDenied):
+        await service.begin_battle(ALICE, THREAD)
+
+    def broken(*_: Any) -> Any:
+        raise RuntimeError("bring-in failed")
+
+    monkeypatch.setattr(hrft_gm, "bring_in", broken)
+    with pytest.raises(RuntimeError):
+        await service.begin_battle(GM, THREAD)
+    child = await campaign_rows.get(db, info.id)
+    assert child is not None and child.status == "setup" and child.state is None
+    monkeypatch.undo()
+
+    begun = await service.begin_battle(GM, THREAD)
+    assert begun.status == "running"
+    battle = (await service.snapshot(info.id)).state
+    assert sorted((s.name, s.seat) for s in battle.ships.values()) == [
+        ("Claw", 1), ("Fang", 1), ("Resolute", 2), ("Valiant", 2)]
+    with pytest.raises(InvalidState, match="already begun"):
+        await service.begin_battle(GM, THREAD)
