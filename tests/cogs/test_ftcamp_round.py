@@ -118,6 +118,16 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     assert "Battle in A-1 (E-12.1)" in lists[0]
     assert "Vanguard (Terran Union): engaged EE" in lists[0]
     assert "Raiders (Kravak Horde): drawn in SF" in lists[0]
+    # E-D34: the round waits for its battle; the GM alone is asked, in a DM panel, and
+    # closes it as fought at the table; then round 2 opens (E-D30).
+    assert "Round 1** waits for its battles (0202/A-1)" in channel_text(w)
+    assert "Round 2" not in channel_text(w)
+    panel = last_dm(w.gm)
+    assert "Round 1 waits for its battles" in panel.content, panel.content
+    await choose(w.gm, "Battle", "0202/A-1")
+    await submit(w.gm)
+    await w.env.settle()
+    assert "was fought at the table" in channel_text(w)
     assert "Round 2" in channel_text(w)
     assert "Fleet orders" in last_dm(w.alice).content
 
