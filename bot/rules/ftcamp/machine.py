@@ -192,6 +192,11 @@ class FTCampRuleset:
         done = war.propose(state, ref, result)
         return Outcome(state=done[0], events=done[1]) if done is not None else None
 
+    def demo_battles(self, state: State) -> list[str]:
+        """The battles a demo fights in HRFT: those of a round waiting for its results."""
+        return [w.ref for w in war.open_battles(state)
+                if w.status == "waiting"] if state.step == "battles" else []
+
     def scripted_player(self, seat: int) -> Any:
         from bot.rules.ftcamp.scripted import HeuristicPlayer
         return HeuristicPlayer(seat)

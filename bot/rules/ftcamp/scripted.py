@@ -8,7 +8,8 @@ from bot.rules.base import Dice, Request
 
 
 class HeuristicPlayer:
-    """Holds its groups, launches nothing, engages with big groups, chases and joins battles.
+    """Holds its groups (from round 2 on, sometimes moves one), launches nothing, engages with
+    big groups, chases and joins battles; as the GM, confirms battle results.
 
     Enough for ``python -m bot demo`` to play a round with three contested hexes."""
 
@@ -30,6 +31,11 @@ class HeuristicPlayer:
                 keep = standing.get(f.name.split(":", 1)[1])
                 action[f.name] = keep if keep in values else "hold" if "hold" in values \
                     else values[0]
+                moves = [v for v in values if v.startswith("move ")]
+                # from round 2 on a group sometimes moves, so rounds differ (round 1 holds:
+                # the demo's three contested hexes)
+                if view.get("round", 1) > 1 and moves and dice.d(3) == 1:
+                    action[f.name] = moves[dice.d(len(moves)) - 1]
             elif kind == "order":
                 # Prefer engaging, else standing off; retreat only when nothing else is legal.
                 action[f.name] = next((v for v in ("EE", "SF") if v in values), values[0])
