@@ -5,6 +5,7 @@ changed forces, and /gm undo in the parent restoring the exact earlier state."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -76,8 +77,10 @@ def parent_state(row: Any) -> Any:
 
 
 async def test_e_d34_whole_loop_battle_in_hrft_and_back(
-    service: CampaignService, db: Database, monkeypatch: pytest.MonkeyPatch
+    service: CampaignService, db: Database, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.ERROR)
     parent_id = await parent_at_battles(service)
     row = await campaign_rows.get(db, parent_id)
     assert row is not None
@@ -166,6 +169,8 @@ async def test_e_d34_whole_loop_battle_in_hrft_and_back(
     await service.gm_undo(GM, PARENT_CHANNEL)
     row = await campaign_rows.get(db, parent_id)
     assert row is not None and row.state == before
+    # while the round waited, the GM was asked: no step asked nobody
+    assert not [r for r in caplog.records if "ask nobody" in r.getMessage()]
 
 
 async def test_e_d34_the_gm_closes_a_battle_fought_at_the_table(

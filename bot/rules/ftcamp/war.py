@@ -23,6 +23,7 @@ from bot.rules.ftcamp.warmodel import FATES, BattleResult, CraftFate, Fate, WarB
 
 _SEPARATORS = re.compile(r"[\s,;:/]+")
 MAX_CRAFT_OPTIONS = 25  # one Select
+MAX_PROMPT = 1800  # a panel's text is one message (2000) with its deadline line
 
 
 def normalise_ref(ref: str) -> str:
@@ -190,12 +191,14 @@ def requests(state: State) -> list[Request]:
     proposed = [w for w in battles if w.status == "proposed"]
     refs = [Option(value=w.ref, label=w.ref) for w in proposed]
     specs: list[ActionSpec] = []
+    craft_options = _craft_options(state)
     if proposed:
         specs.append(ActionSpec(type="confirm", label="Confirm a battle's result", fields=[
             InputField(name="battle", label="Battle", options=refs)],
             confirm="The craft change as listed; /gm undo takes it back."))
+    if craft_options:  # a result naming no craft has nothing to edit (no empty Select)
         specs.append(ActionSpec(type="edit", label="Change a craft's fate", fields=[
-            InputField(name="craft", label="Craft", options=_craft_options(state)),
+            InputField(name="craft", label="Craft", options=craft_options),
             InputField(name="fate", label="Fate", options=[
                 Option(value=k, label=v) for k, v in FATES.items()])]))
     specs.append(ActionSpec(type="close", label="Close a battle: fought at the table", fields=[
@@ -208,7 +211,10 @@ def requests(state: State) -> list[Request]:
             lines += [f"{w.ref}, result proposed:"] + result_lines(w.result)
         else:
             lines.append(f"{w.ref}: no result yet (fight it with /battle start, or close it).")
-    return [Request(seat=GM_SEAT, kind="sealed", step=_step_key(state), prompt="\n".join(lines),
+    prompt = "\n".join(lines)
+    if len(prompt) > MAX_PROMPT:  # a big battle: the full list went to the GM's DM
+        prompt = prompt[:MAX_PROMPT].rsplit("\n", 1)[0] + "\n... (the full list is in your DMs)"
+    return [Request(seat=GM_SEAT, kind="sealed", step=_step_key(state), prompt=prompt,
                     actions=specs, default=None)]
 
 

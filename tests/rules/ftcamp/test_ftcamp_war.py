@@ -131,3 +131,45 @@ def test_e_d34_a_result_never_creates_craft_and_leaves_the_earlier_state(
     # the earlier state is untouched, so an undo to it is exact
     assert s.model_dump_json() == before
     assert State.model_validate_json(new.model_dump_json()) == new
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(list(FATES))), max_size=4),
+       st.lists(fates, max_size=6))
+def test_e_d34_gm_edits_then_confirm_never_create_craft_nor_change_earlier_states(
+    edits: list[tuple[int, str]], craft_fates: list[CraftFate],
+) -> None:
+    """Through the GM's step (propose, any edits, confirm): every earlier state stays as it
+    was (what /gm undo goes back to), and the campaign never gains a craft."""
+    start = two()
+    out = RULESET.propose_battle(start, REF, BattleResult(craft=craft_fates).model_dump())
+    assert out is not None
+    states = [start, out.state]
+    frozen = [s.model_dump_json() for s in states]
+    for j, fate_ in edits:
+        specs = [a for a in RULESET.pending(states[-1])[0].actions if a.type == "edit"]
+        if not specs:  # the result names no craft
+            break
+        options = [o.value for o in specs[0].fields[0].options]
+        action = {"type": "edit", "craft": options[j % len(options)], "fate": fate_}
+        RULESET.check(states[-1], GM_SEAT, action)
+        states.append(RULESET.resolve(states[-1], {GM_SEAT: action}, ScriptedDice()).state)
+        frozen.append(states[-1].model_dump_json())
+    done = RULESET.resolve(states[-1], {GM_SEAT: {"type": "confirm", "battle": REF}},
+                           ScriptedDice()).state
+    assert [s.model_dump_json() for s in states] == frozen
+    before = {(g.name, c.name) for g in start.groups.values() for c in g.craft}
+    assert {(g.name, c.name) for g in done.groups.values() for c in g.craft} <= before
+    assert done.round == 2 and done.war[0].status == "applied"
+
+
+def test_e_d34_a_big_result_fits_one_panel() -> None:
+    s = waiting(group("A", 1, n=40), group("B", 2, n=40))
+    result = {"craft": [{"group": g, "craft": f"{g}-{i}", "fate": "destroyed"}
+                        for g in ("A", "B") for i in range(40)]}
+    out = RULESET.propose_battle(s, REF, result)
+    assert out is not None
+    req = RULESET.pending(out.state)[0]
+    assert len(req.prompt) <= 2000 and req.prompt.endswith("(the full list is in your DMs)")
+    edit = next(a for a in req.actions if a.type == "edit")
+    assert len(edit.fields[0].options) == 25  # one Select: the first 25 craft
