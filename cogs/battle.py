@@ -109,23 +109,32 @@ class BattleCog(commands.GroupCog, group_name="battle"):
             name=name, type=discord.ChannelType.public_thread,
             auto_archive_duration=THREAD_MINUTES,
         )
+        service = service_of(interaction)
+        opened = False
         try:
-            info = await service_of(interaction).create(
-                actor, interaction.guild.id, thread.id, RULESET, name,
-                parent_id=parent_id, parent_ref=(ref or "").strip()[:100] or None,
-            )
-        except UserError:
-            await thread.delete()  # no empty thread left behind by a refused start
-            raise
-        lines = [f"**{info.name}**: High Resolution Full Thrust battle, GM "
-                 f"{interaction.user.mention}.\nPlayers: `/battle join` here. GM: `/battle "
-                 "begin` when 2 to 6 have joined. Then add ships (`/battle add`) and say "
-                 "`/battle ready`."]
+            if linked is not None:  # one intent seats, starts and brings the craft in
+                info = await service.open_battle(actor, interaction.guild.id, thread.id, name,
+                                                 parent_id or 0, ref or "")
+            else:
+                info = await service.create(
+                    actor, interaction.guild.id, thread.id, RULESET, name,
+                    parent_id=parent_id, parent_ref=(ref or "").strip()[:100] or None,
+                )
+            opened = True
+        finally:
+            if not opened:  # no empty thread left behind by a refused or failed start
+                await thread.delete()
         if linked is not None:
-            lines += linked.lines
-            if linked.players:
-                lines.append("Their players: " + ", ".join(f"<@{u}>" for u in linked.players)
-                             + ": join to get your craft.")
+            lines = [f"**{info.name}**: High Resolution Full Thrust battle of campaign "
+                     f"{parent_id}, GM {interaction.user.mention}. Sides: "
+                     + ", ".join(f"<@{s.user_id}>" for s in info.seats)
+                     + ". Your craft are in: add any others (`/battle add`), then `/battle "
+                       "ready`. The result goes back to the campaign's GM to confirm."]
+        else:
+            lines = [f"**{info.name}**: High Resolution Full Thrust battle, GM "
+                     f"{interaction.user.mention}.\nPlayers: `/battle join` here. GM: `/battle "
+                     "begin` when 2 to 6 have joined. Then add ships (`/battle add`) and say "
+                     "`/battle ready`."]
         await thread.send(clip("\n".join(lines), 2000))
         parent_note = (f" for campaign {parent_id}" + (f" ({ref})" if ref else "")
                        if parent_id is not None else "")
@@ -155,10 +164,12 @@ class BattleCog(commands.GroupCog, group_name="battle"):
 
     @app_commands.command(description="GM: begin the battle with the players who joined")
     async def begin(self, interaction: discord.Interaction) -> None:
-        await self._campaign_command(interaction, "start")
-        # H-D28: the parent battle's craft; the result is posted in the thread
-        await service_of(interaction).bring_in_linked(actor_of(interaction),
-                                                      campaign_channel_id(interaction))
+        await _battle(interaction)  # refuses outside a battle thread
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        # one intent: the start and the parent battle's craft (H-D28), posted in the thread
+        info = await service_of(interaction).begin_battle(actor_of(interaction),
+                                                          campaign_channel_id(interaction))
+        await reply(interaction, f"**{info.name}** begins.")
 
     @app_commands.command(description="GM: upload designs that waiting campaign craft name, "
                                       "or a Fleet Manager catalog for fleet files")

@@ -240,6 +240,7 @@ class DemoRunner:
         self._dice: dict[int, SeededDice] = {}
         self._message_id = 0
         self.absent: set[int] = set()
+        self.fought: set[str] = set()  # battles opened in their own campaign (E-D36)
 
     async def setup(self, seats: int, options: dict[str, str]) -> None:
         info = await self.service.create(
@@ -290,6 +291,41 @@ class DemoRunner:
                 f"the scripted player of {who} chose an action the service refused at step "
                 f"{panel.step_no} ({request.step}): {action!r}: {exc.message}"
             ) from exc
+
+    async def fight_battle(self, transcript: Transcript, max_steps: int) -> bool:
+        """E-D36: a battle the campaign waits for is fought in its own (HRFT) campaign by
+        scripted players, through the same intent as ``/battle start``; its result then
+        reaches the campaign's GM. False when there is none to fight (or it cannot be
+        opened: the scripted GM then closes it as fought at the table)."""
+        wanted = getattr(self.ruleset, "demo_battles", None)
+        if wanted is None:
+            return False
+        row = await self.row()
+        refs = [r for r in wanted(self.state_of(row)) if f"{row.step_no}:{r}" not in self.fought]
+        if not refs:
+            return False
+        self.fought.add(f"{row.step_no}:{refs[0]}")
+        try:
+            info = await self.service.open_battle(
+                self.gm, GUILD_ID, CHANNEL_ID + len(self.fought), f"Battle {refs[0]}",
+                self.campaign_id, refs[0])
+        except UserError:
+            return False
+        child = DemoRunner(self.service, self.db, registry.get(info.ruleset), self.clock,
+                           self.seed)
+        child.campaign_id = info.id
+        users = {p.user_id for p in info.seats}
+        child.players = [a for a in self.players if a.user_id in users]
+        for _ in range(max_steps):
+            await child.drain(transcript)
+            if (await child.row()).status == "ended":
+                return True
+            found = await child.open_panel()
+            if found is not None:
+                await child.play(*found)
+            elif not await child.jump_clock():
+                raise DemoFailed(f"the battle {refs[0]} is stuck")
+        raise DemoFailed(f"the battle {refs[0]} did not end within {max_steps} steps")
 
     async def jump_clock(self) -> bool:
         """Moves the clock to the next deadline or reminder and fires it; False if none."""
@@ -383,6 +419,8 @@ async def _play_to_the_end(
         await runner.drain(transcript)
         if (await runner.row()).status == "ended":
             return
+        if await runner.fight_battle(transcript, max_steps):
+            continue
         found = await runner.open_panel()
         if found is not None:
             await runner.play(*found)

@@ -3,7 +3,6 @@ the roster built here, from the parent's full state, so the /battle cog never re
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,37 +85,6 @@ class Links(ServiceCore):
             return None
         players = sorted({parent.users.get(e["owner"], 0) for e in parent.roster} - {0})
         return BattleLink(parent.preview(), players)
-
-    async def bring_in_linked(self, actor: Actor, channel_id: int) -> int:
-        """GM, after the battle began: brings in the parent battle's craft (H-D28), the
-        result posted in the thread. Returns how many roster entries went in (0: no link)."""
-        campaign_id = await self._id_in_channel(channel_id)
-        roster = await self._linked_roster(actor, campaign_id)
-        if roster:
-            await self.gm_act(actor, channel_id,  # type: ignore[attr-defined]
-                              {"type": "bring_in", "roster": json.dumps(roster)})
-        return len(roster)
-
-    async def _linked_roster(self, actor: Actor, campaign_id: int) -> list[dict[str, Any]]:
-        """H-D28 at /battle begin: the parent battle's craft, each under the battle seat of
-        the member who holds its owner's FTCamp seat now (0 when that member did not join).
-        The battle's GM asks; the check is the parent's GM rule, as at /battle start."""
-        ctx = await self._load(self.db, campaign_id)
-        self._require_gm(ctx, actor)
-        row = ctx.row
-        if row.parent_id is None or not row.parent_ref:
-            return []
-        starter = Actor(row.gm_user_id, actor.name, actor.is_admin, actor.guild_id)
-        parent = await self._parent(row.parent_id, row.parent_ref, row.guild_id, starter)
-        if parent is None:
-            return []
-        roster = []
-        for entry in parent.roster:
-            user = parent.users.get(entry["owner"])
-            mine = ctx.seat_of(user) if user is not None else None
-            fields = {k: v for k, v in entry.items() if k != "owner"}  # the battle knows seats
-            roster.append({**fields, "seat": mine.seat if mine is not None else 0})
-        return roster
 
     async def _parent(self, parent_id: int, ref: str, guild_id: int,
                       actor: Actor) -> _Parent | None:

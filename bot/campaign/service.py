@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from bot.campaign.gm import GmTools
 from bot.campaign.lifecycle import Lifecycle
-from bot.campaign.links import Links
 from bot.campaign.outbox import OutboxApi
 from bot.campaign.reads import Reads
 from bot.campaign.scheduler import Scheduler
 from bot.campaign.submissions import Submissions
+from bot.campaign.war import War
 
 
-class CampaignService(Lifecycle, Submissions, GmTools, Reads, Links, Scheduler, OutboxApi):
+class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Scheduler, OutboxApi):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);

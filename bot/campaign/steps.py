@@ -224,6 +224,10 @@ class StepEngine(ServiceCore):
         text = f"Battle **{ctx.row.name}**{ref} is over. {line}" + (f"\n{report}" if report else "")
         for part in messages.split(text):
             fx.messages.append(NewMessage(parent.id, "channel", part, channel_id=parent.channel_id))
+        await self._result_to_parent(tx, ctx, fx, parent)
+
+    async def _result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects, parent: Any) -> None:
+        """Hook: bot/campaign/war.py proposes the battle's result to the parent (E-D36)."""
 
     async def _open_step(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """A new step: new number, a deadline, one DM panel per asked seat; the channel's

@@ -1,6 +1,6 @@
 """Result embeds through the real service, read from the outbox as the dispatcher sends it
 (issue 10, items 4 and 6): each picture request sits in the message of the embed it belongs
-to, and the FTCamp sector picture of a hex is drawn for that hex (E-D34)."""
+to, and the FTCamp sector picture of a hex is drawn for that hex (E-D35)."""
 
 from __future__ import annotations
 

@@ -113,33 +113,27 @@ async def test_hd28_an_ftcamp_battle_brings_in_the_craft_that_name_a_design(
                                ref="0202 a-3")
     assert not started.ephemeral
     thread = thread_of(w)
-    opening = texts(thread)[0]
-    assert "battle 0202/A-3 (round 1)" in opening
-    assert "Resolute (Vanguard, Terran Union), Fang (wolfhound, Kravak Horde) come in" in opening
-    assert "not brought in: Valiant (it names no design)" in opening
-    assert "not brought in: Titan (design 'Dreadnought X' not found" in opening
-    assert f"<@{w.alice.user.id}>" in opening and f"<@{w.bob.user.id}>" in opening
-
-    # Seats follow the Discord user, not the FTCamp seat number: bob joins first here.
-    for member in (w.bob, w.alice):
-        await member.slash(thread, "battle join")
-    await w.gm.slash(thread, "battle begin")
+    await w.env.settle()
+    # E-D36: one intent seats the owners' members (parent seat order), starts the battle and
+    # brings the craft in; nobody has to join or begin.
     log = "\n".join(texts(thread))
-    assert ("brought in Resolute (Vanguard) for alice as 2a; Fang (Wolfhound) for bob as 1a"
+    assert f"<@{w.alice.user.id}>" in log and f"<@{w.bob.user.id}>" in log
+    assert ("brought in Resolute (Vanguard) for alice as 1a; Fang (Wolfhound) for bob as 2a"
             in log)
     assert "Not brought in: Valiant (it names no design)" in log
     assert "Not brought in: Titan (design 'Dreadnought X' not found" in log
+    await refused(w.gm, thread, "battle begin", "already begun")
 
     # The GM uploads the missing design: the craft that names it joins its owner's side.
     await refused(w.alice, thread, "battle design", "Only the GM uploads designs",
                   file=("dread.toml", DREAD.encode()))
     up = await w.gm.slash(thread, "battle design", file=("dread.toml", DREAD.encode()))
     assert up.ephemeral and "result is in the thread" in said(up)
-    assert "brought in Titan (Dreadnought X) for alice as 2b" in "\n".join(texts(thread))
+    assert "brought in Titan (Dreadnought X) for alice as 1b" in "\n".join(texts(thread))
     await refused(w.gm, thread, "battle design", "No craft waits for Dreadnought X",
                   file=("dread.toml", DREAD.encode()))
-    status = await w.alice.slash(thread, "battle status", ship="2b")
-    assert "**Titan** (2b, alice)" in said(status)
+    status = await w.alice.slash(thread, "battle status", ship="1b")
+    assert "**Titan** (1b, alice)" in said(status)
     # The parent channel heard nothing of the roster (it names every craft and design).
     assert not any("Titan" in t for t in texts(w.other_chan))
 

@@ -63,7 +63,7 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     # E-3: one public reveal of the fleet orders, with the contested hex.
     reveal = [t for t in texts(w.chan) if "Fleet orders revealed" in t]
     assert len(reveal) == 1 and "Contested hexes: 0202" in reveal[0]
-    assert "Terran Union: Vanguard: hold, at 0202" in reveal[0]  # a field per player, E-D34
+    assert "Terran Union: Vanguard: hold, at 0202" in reveal[0]  # a field per player, E-D35
     # E-4: each player's scan arrives by DM, with the engage panel.
     assert any("Long-range scans, hex 0202" in t for t in dm_texts(w.alice))
     assert any("Long-range scans, hex 0202" in t for t in dm_texts(w.bob))
@@ -120,6 +120,16 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     assert "Battle in A-1: " in lists[0]
     assert "**Vanguard** (Terran Union): engaged EE" in lists[0]
     assert "**Raiders** (Kravak Horde): drawn in SF" in lists[0]
+    # E-D36: the round waits for its battle; the GM alone is asked, in a DM panel, and
+    # closes it as fought at the table; then round 2 opens (E-D30).
+    assert "Round 1** waits for its battles (0202/A-1)" in channel_text(w)
+    assert "Round 2" not in channel_text(w)
+    panel = last_dm(w.gm)
+    assert "Round 1 waits for its battles" in panel.content, panel.content
+    await choose(w.gm, "Battle", "0202/A-1")
+    await submit(w.gm)
+    await w.env.settle()
+    assert "was fought at the table" in channel_text(w)
     assert "Round 2" in channel_text(w)
     assert "Fleet orders" in last_dm(w.alice).content
 

@@ -1,6 +1,6 @@
 """Results arrive as embeds in the channel message, each picture inside the embed it belongs
 to and attached to the same message (issue 10, items 4 and 6): the FTCamp fleet-order reveal
-with the hexes and the hex map (E-D34), the engage reveal, the hex's allocation with its own
+with the hexes and the hex map (E-D35), the engage reveal, the hex's allocation with its own
 sector picture, the battle list."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ async def test_e_d34_ftcamp_results_are_embeds_with_their_pictures_inside(world:
     await give(w.bob, ("Far Patrol (0404)", "hold"), ("Raiders (0202)", "hold"))
 
     # The fleet-order reveal: a field per player naming each group's hex, the contested
-    # hexes, and the public hex map inside the embed (E-D34).
+    # hexes, and the public hex map inside the embed (E-D35).
     ((message, reveal),) = with_embed(w, "Fleet orders revealed, round 1")
     fields = {f.name: f.value for f in reveal.fields}
     assert fields["Terran Union"] == "Vanguard: hold, at 0202"

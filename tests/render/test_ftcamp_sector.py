@@ -66,7 +66,8 @@ def two_hex_round():  # type: ignore[no-untyped-def]
 
 def test_e11_ed16_a_past_hex_picture_shows_every_group_placed_there() -> None:
     state = two_hex_round()
-    assert state.sector_hex == HEX and state.round == 2
+    # the round then waits for its battle in SYS (E-D36)
+    assert state.sector_hex == HEX and state.round == 1 and state.step == "battles"
     placed = {p.group: p.sector for p in placements(state, SYS)}
     # C escaped and fought nobody; it was placed all the same (E-11).
     assert placed == {"A": "A-1", "B": "A-1", "C": "C-12", "Fort": "B-3"}

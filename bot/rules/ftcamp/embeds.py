@@ -21,7 +21,7 @@ def _by_owner(state: State, names: list[str]) -> dict[int, list[str]]:
 
 
 def fleet_reveal(state: State, moves: dict[str, tuple[str, str]]) -> Embed:
-    """``moves``: group -> (hex before, hex after) for every revealed order (E-3, E-D34)."""
+    """``moves``: group -> (hex before, hex after) for every revealed order (E-3, E-D35)."""
     embed = Embed(title=f"Fleet orders revealed, round {state.round}",
                   description="The map below shows where every group is now.")
     for owner, names in _by_owner(state, sorted(moves)).items():

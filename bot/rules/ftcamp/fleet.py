@@ -120,7 +120,7 @@ def apply_orders(state: State, orders: dict[str, FleetOrder]) -> list[str]:
         g = state.groups[name]
         g.order = orders[name]
         line = f"- {g.name} ({state.player_name(g.owner)}): {g.order.text()}"
-        # E-D34: the hex of every group is public (E-D16), so the reveal names it
+        # E-D35: the hex of every group is public (E-D16), so the reveal names it
         if dest[name] != g.hex:
             line += f", {g.hex} → {dest[name]}"
             g.hex, g.sector = dest[name], None

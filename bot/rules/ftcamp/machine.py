@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from bot.errors import InvalidInput, InvalidState, PermissionDenied, RulesError
 from bot.rules.base import (
+    GM_SEAT,
     ActionSpec,
     Audience,
     Dice,
@@ -19,7 +20,17 @@ from bot.rules.base import (
     Request,
     Seat,
 )
-from bot.rules.ftcamp import allocation, conflicts, engage, fleet, hooks, index, special, steps
+from bot.rules.ftcamp import (
+    allocation,
+    conflicts,
+    engage,
+    fleet,
+    hooks,
+    index,
+    special,
+    steps,
+    war,
+)
 from bot.rules.ftcamp import embeds as shown
 from bot.rules.ftcamp import geometry as geo
 from bot.rules.ftcamp.copying import replace_group, working_copy
@@ -80,6 +91,8 @@ class FTCampRuleset:
     def pending(self, state: State) -> list[Request]:
         if state.over:
             return []
+        if state.step == "battles":  # E-D36: the GM, until every battle has a result
+            return war.requests(state)
         with index.frozen(state):  # one index of the groups for the whole read (issue 9)
             if state.step in SEALED:
                 return [r for seat in self._seats(state)
@@ -94,7 +107,11 @@ class FTCampRuleset:
             self._check(state, seat, action)
 
     def _check(self, state: State, seat: int, action: dict[str, Any]) -> None:
-        if state.step in SEALED:
+        if state.step == "battles":
+            if seat != GM_SEAT:
+                raise PermissionDenied("Only the GM settles the round's battles.")
+            war.check(state, action)
+        elif state.step in SEALED:
             fields = self._page_fields(state, seat)
             if fields is None:
                 raise PermissionDenied(f"Seat {seat} has nothing to submit in this step.")
@@ -105,6 +122,11 @@ class FTCampRuleset:
             raise InvalidState("Nothing to submit now.")
 
     def resolve(self, state: State, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+        if state.step == "battles":
+            state, events, settled = war.resolve(working_copy(state), actions.get(GM_SEAT))
+            if settled:
+                events += self._next_hex(state, dice)
+            return Outcome(state=state, events=events, finished=state.over)
         if state.step not in SEALED:
             raise InvalidState(f"Step {state.step!r} has no sealed requests.")
         state = working_copy(state)
@@ -168,6 +190,16 @@ class FTCampRuleset:
     def export_file(self, state: State | None, options: dict[str, Any],
                     seats: int) -> tuple[str, str, str]:
         return hooks.export_file(state, options, seats)
+
+    def propose_battle(self, state: State, ref: str, result: dict[str, Any]) -> Outcome | None:
+        """A battle fought elsewhere (HRFT) ended: its result waits for the GM (E-D36)."""
+        done = war.propose(state, ref, result)
+        return Outcome(state=done[0], events=done[1]) if done is not None else None
+
+    def demo_battles(self, state: State) -> list[str]:
+        """The battles a demo fights in HRFT: those of a round waiting for its results."""
+        return [w.ref for w in war.open_battles(state)
+                if w.status == "waiting"] if state.step == "battles" else []
 
     def scripted_player(self, seat: int) -> Any:
         from bot.rules.ftcamp.scripted import HeuristicPlayer
@@ -274,13 +306,18 @@ class FTCampRuleset:
         contested = ", ".join(state.contested) or "none"
         text = (f"**Fleet orders revealed, round {state.round}** (E-3)\n" + "\n".join(lines)
                 + f"\nContested hexes: {contested}")
-        # E-D34: the public hex map goes inside the reveal, showing where everything is now
+        # E-D35: the public hex map goes inside the reveal, showing where everything is now
         events = [_public(text, "fleet_orders", data={"contested": list(state.contested)},
                           image=ImageRef(name="hexmap", viewer=None),
                           embed=shown.fleet_reveal(state, moves))]
         return events + self._next_hex(state, dice)
 
     def _next_hex(self, state: State, dice: Dice) -> list[Event]:
+        if not state.contested and war.open_battles(state):  # E-D36: the round waits
+            state.step, state.page, state.run = "battles", 1, None
+            refs = ", ".join(w.ref for w in war.open_battles(state))
+            return [_public(f"**Round {state.round}** waits for its battles ({refs}); the next "
+                            "round opens when each has its result.", "battles")]
         if not state.contested and state.max_rounds and state.round >= state.max_rounds:
             state.over = True  # E-D32: the GM's round limit ends the campaign
             return [_public(f"**Round {state.round} complete.** The campaign's "
@@ -453,6 +490,7 @@ class FTCampRuleset:
         conflicts.apply_patrol(state, run, joins)
         result = conflicts.finalize(state, run, dice)
         state.results.append(result)
+        war.add_round_battles(state, state.round, [b.id for b in result.battles])
         events = [_public(conflicts.battle_text(state, result), "battle_list",
                           data=result.model_dump(), embed=shown.battle_list(state, result))]
         if result.battles:  # the GM alone is shown how to fight each one in Discord

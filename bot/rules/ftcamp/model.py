@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from bot.rules.ftcamp.warmodel import WarBattle
+
 EngageOrder = Literal["RT", "SF", "EE"]
 FleetKind = Literal["move", "hold", "hold-special", "maintain-orbit", "support", "patrol"]
 FLEET_KINDS: tuple[str, ...] = (
@@ -174,7 +176,8 @@ class HexRun(BaseModel):
     patrol_groups: list[str] = Field(default_factory=list)
 
 
-Step = Literal["setup", "orders", "special", "engage", "allocate", "chase", "reserves", "patrol"]
+Step = Literal["setup", "orders", "special", "engage", "allocate", "chase", "reserves", "patrol",
+               "battles"]
 
 
 class State(BaseModel):
@@ -200,6 +203,7 @@ class State(BaseModel):
     counter: int = 0
     max_rounds: int = 0
     over: bool = False
+    war: list[WarBattle] = Field(default_factory=list)  # the round's battles (E-D36)
 
     def player_name(self, seat: int) -> str:
         for p in self.players:

@@ -93,6 +93,7 @@ def _place(state: BattleState, entry: RosterCraft,
     except InvalidInput as exc:  # e.g. the side is full (MAX_SHIPS_PER_SEAT)
         return state, str(exc), False
     uid = new.ships_of(entry.seat)[-1].uid
+    new.origin[uid] = [entry.group, entry.craft]  # its result goes back there (E-D36)
     return new, f"{entry.craft} ({ship.name}) for {new.seat_name(entry.seat)} as {uid}", True
 
 

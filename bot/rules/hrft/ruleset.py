@@ -23,7 +23,7 @@ from bot.rules.base import (
     Seat,
     StepName,
 )
-from bot.rules.hrft import combat, gm, maneuvers, orders, requests
+from bot.rules.hrft import combat, gm, maneuvers, orders, requests, result
 from bot.rules.hrft import embeds as shown
 from bot.rules.hrft import view as views
 from bot.rules.hrft.export import fleet_file
@@ -211,6 +211,10 @@ class HrftRuleset:
         """(file name, text, note) of a side's surviving ships as an .FTFleet (H-D34);
         ``ended``: the campaign is over (the GM may end it before the rules do)."""
         return fleet_file(self._state(state), seat, title, ended)
+
+    def battle_result(self, state: Any, name: str = "") -> dict[str, Any] | None:
+        """Each brought-in craft's fate, for the parent campaign (E-D36)."""
+        return result.battle_result(self._state(state), name)
 
     def scripted_player(self, seat: int) -> HrftScriptedPlayer:
         return HrftScriptedPlayer(seat)

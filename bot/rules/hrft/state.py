@@ -85,6 +85,8 @@ class BattleState(BaseModel):
     roster: list[RosterCraft] = Field(default_factory=list)  # craft still waiting
     # H-D34: designs of a Fleet Manager catalog the GM uploaded, by id, for fleets naming them
     catalog: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    # ship uid -> [group, craft] of the parent campaign it came from (H-D28, E-D36)
+    origin: dict[str, list[str]] = Field(default_factory=dict)
 
     def seat_name(self, seat: int) -> str:
         if seat == 0:

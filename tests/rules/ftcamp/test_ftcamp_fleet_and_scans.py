@@ -30,9 +30,9 @@ def test_e3_moves_are_applied_together_and_reveal_lists_contested_hexes() -> Non
     assert out.state.groups["A"].hex == HEX and out.state.groups["B"].hex == HEX
     text = public(out.events)[0]
     assert "A (P1): move 0505, 0504 → 0505" in text and "Contested hexes: 0505" in text
-    assert "C (P2): hold, at 0101" in text  # E-D34: every group's hex is named
+    assert "C (P2): hold, at 0101" in text  # E-D35: every group's hex is named
     assert out.state.contested == [HEX]
-    # E-D34: the embed has a field per player with each group's hex, and the public map
+    # E-D35: the embed has a field per player with each group's hex, and the public map
     (reveal,) = [e for e in out.events if e.kind == "fleet_orders"]
     assert reveal.image is not None and reveal.image.name == "hexmap"
     assert reveal.image.viewer is None

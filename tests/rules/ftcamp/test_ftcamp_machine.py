@@ -36,7 +36,8 @@ def play_round(seed: int, n: int = 3) -> tuple[State, list]:  # type: ignore[typ
     dice = SeededDice(seed, "demo")
     out = RULESET.start(FTCampOptions(), seats(n), dice)
     state, events = out.state, list(out.events)
-    players = {i: RULESET.scripted_player(i) for i in range(1, n + 1)}
+    # seat 0: the GM, who settles the round's battles (E-D36: here, fought at the table)
+    players = {i: RULESET.scripted_player(i) for i in range(0, n + 1)}
     for _ in range(300):
         if state.round > 1:
             break

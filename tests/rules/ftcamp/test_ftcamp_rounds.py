@@ -20,7 +20,9 @@ def _play_defaults(rounds: int, max_steps: int = 500) -> tuple[object, bool]:
         dice = SeededDice(7, str(step))
         first = requests[0]
         if first.kind == "sealed":
-            actions = {r.seat: r.default for r in requests if r.kind == "sealed"}
+            # E-D36: the GM settles the round's battles (no default: the scripted GM closes)
+            actions = {r.seat: r.default or RULESET.scripted_player(r.seat).choose({}, r, dice)
+                       for r in requests if r.kind == "sealed"}
             out = RULESET.resolve(state, actions, dice)
         else:
             out = RULESET.act(state, first.seat, first.default, dice)

@@ -110,7 +110,8 @@ def test_e_d33_reserves_ask_every_seat_and_hide_a_crippled_group() -> None:
 def test_e_d33_no_reserves_step_when_nobody_could_join() -> None:
     out = play_hex(group("A", 1, thrust=1), group("B", 2, thrust=2),
                    orders={"A": "EE", "B": "EE"}, where={"A": "B-1", "B": "B-1"})
-    assert out.state.step == "orders" and out.state.round == 2
+    # E-D36: straight to the round's battles, which wait for their result
+    assert out.state.step == "battles" and out.state.round == 1
 
 
 def _patrol(sector: str) -> State:
@@ -132,7 +133,7 @@ def test_e_d33_patrol_step_without_a_dispatch_asks_every_seat() -> None:
     assert s.step == "patrol" and s.run.patrol_groups == []
     assert asked(s) == {1: ["idle"], 2: ["idle"]}
     done = sealed(s, {})
-    assert done.state.step == "orders" and done.state.groups["Wing"].hex == "0102"
+    assert done.state.step == "battles" and done.state.groups["Wing"].hex == "0102"
 
 
 def test_e_d33_no_patrol_step_when_the_interceptor_does_not_fight() -> None:

@@ -1,0 +1,181 @@
+"""One war (E-D36, H-D28): a battle of an FTCamp round fought in an HRFT thread.
+
+``open_battle`` creates the battle, seats the players whose craft fight in it, starts it and
+brings their craft in, all in ONE transaction (nothing is left half-made when a part fails).
+``begin_battle`` does the same for a battle the GM created first and players joined by hand.
+When a linked battle ends (its rules, a concession or ``/battle end``) each brought-in craft's
+fate is proposed to the parent in the same transaction; the parent's GM confirms or edits it
+there (a GM request of the parent's rule set), so ``/gm undo`` in the parent takes it back.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Any
+
+from bot.campaign.core import Ctx, Effects, campaign_info
+from bot.campaign.links import Links
+from bot.campaign.models import Actor, CampaignInfo
+from bot.campaign.settings import options_model
+from bot.campaign.steps import Mail, StepEngine
+from bot.errors import InvalidInput, InvalidState
+from bot.rules import registry
+from bot.rules.base import GM_SEAT, Outcome, Request, Seat
+from bot.rules.ftcamp import war as war_rules
+from bot.rules.ftcamp.model import State as FtcampState
+from storage import campaigns, players
+from storage import events as event_log
+from storage import outbox as outbox_repo
+from storage.campaigns import CampaignRow
+from storage.db import Tx
+
+log = logging.getLogger(__name__)
+BATTLE_RULES = "hrft"
+MAX_NAME = 80
+
+
+class War(Links, StepEngine):
+    async def open_battle(self, actor: Actor, guild_id: int, channel_id: int, name: str,
+                          parent_id: int, ref: str) -> CampaignInfo:
+        """The parent's GM opens an FTCamp battle in a thread: the HRFT campaign, one seat per
+        FTCamp player with craft in it (the member holding that seat now), started, its
+        craft brought in. One transaction: a refusal or a failure leaves no battle."""
+        name = name.strip()
+        if not 1 <= len(name) <= MAX_NAME:
+            raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
+        parent = await self._parent(parent_id, ref, guild_id, actor)
+        if parent is None:
+            raise InvalidInput(f"'{ref.strip()}' names no battle of campaign {parent_id}; "
+                               "give its hex/sector as in the battle list, e.g. 0202/A-3.")
+        pctx = await self._load(self.db, parent_id)
+        if isinstance(pctx.state, FtcampState) and war_rules.settled(pctx.state,
+                                                                     parent.battle_id):
+            raise InvalidState(f"Battle {parent.battle_id} no longer waits for a result (it "
+                               "has one, or the GM closed it); there is nothing to fight.")
+        names = {p.seat: p.name for p in pctx.players if p.active}
+        owners = list(dict.fromkeys(e["owner"] for e in parent.roster if e["owner"] in names))
+        rules = registry.get(BATTLE_RULES)
+        if not rules.min_seats <= len(owners) <= rules.max_seats:
+            raise InvalidState(f"Battle {parent.battle_id} needs {rules.min_seats} to "
+                               f"{rules.max_seats} sides whose player holds a seat of "
+                               f"**{pctx.row.name}**; it has {len(owners)}.")
+        seat_of = {owner: i for i, owner in enumerate(owners, start=1)}
+        roster = [{**{k: v for k, v in e.items() if k != "owner"},
+                   "seat": seat_of.get(e["owner"], 0)} for e in parent.roster]
+        now = self._now()
+        try:
+            async with self.db.transaction() as tx:
+                campaign_id = await campaigns.insert(
+                    tx, guild_id=guild_id, channel_id=channel_id, ruleset=rules.name,
+                    name=name, gm_user_id=actor.user_id,
+                    options=rules.options_model().model_dump(mode="json"),
+                    settings=dict(self.timing_defaults), seed=self._seed_source(),
+                    parent_id=parent_id, parent_ref=parent.battle_id, now=now)
+                for owner, seat in seat_of.items():
+                    await players.add(tx, campaign_id, seat, parent.users[owner], names[owner],
+                                      now)
+                ctx = await self._load(tx, campaign_id)
+                fx = Effects(now=now)
+                await self._start_with_roster(tx, ctx, fx, roster)
+                await event_log.append(tx, campaign_id, fx.events)
+                await outbox_repo.enqueue(tx, fx.messages, fx.now)
+                await campaigns.save(tx, ctx.row, fx.now, state_changed=True)
+        except sqlite3.IntegrityError as exc:
+            if "campaigns.channel_id" not in str(exc):
+                raise
+            raise InvalidState("This thread already has a campaign that is not over.") from None
+        ctx.row.version += 1
+        self._cache.pop(campaign_id, None)  # loaded fresh on its next intent
+        if self._wake is not None:
+            self._wake()
+        return campaign_info(ctx.row, ctx.players)
+
+    async def begin_battle(self, actor: Actor, channel_id: int) -> CampaignInfo:
+        """GM: starts a battle created in setup (players joined themselves) and brings in its
+        parent battle's craft (H-D28) in ONE transaction; a battle with no parent battle
+        just starts."""
+        campaign_id = await self._id_in_channel(channel_id)
+        ctx0 = await self._load(self.db, campaign_id)
+        self._require_gm(ctx0, actor)
+        row = ctx0.row
+        parent = None
+        if row.parent_id is not None and row.parent_ref:
+            starter = Actor(row.gm_user_id, actor.name, actor.is_admin, actor.guild_id)
+            parent = await self._parent(row.parent_id, row.parent_ref, row.guild_id, starter)
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> CampaignInfo:
+            self._require_gm(ctx, actor)
+            if ctx.row.status != "setup":
+                raise InvalidState("The battle has already begun.")
+            count = len(ctx.players)
+            rules = ctx.ruleset
+            if not rules.min_seats <= count <= rules.max_seats:
+                raise InvalidState(f"{rules.title} needs {rules.min_seats} to "
+                                   f"{rules.max_seats} players; {count} joined.")
+            await players.renumber(tx, ctx.row.id, [p.seat for p in ctx.players])
+            ctx.players = await players.of_campaign(tx, ctx.row.id)
+            roster = []
+            for e in parent.roster if parent is not None else []:
+                # H-D28: the battle seat of the member who holds the owner's seat now
+                user = parent.users.get(e["owner"]) if parent is not None else None
+                mine = ctx.seat_of(user) if user is not None else None
+                roster.append({**{k: v for k, v in e.items() if k != "owner"},
+                               "seat": mine.seat if mine is not None else 0})
+            await self._start_with_roster(tx, ctx, fx, roster)
+            return campaign_info(ctx.row, ctx.players)
+
+        return await self._mutate(campaign_id, run)
+
+    async def _start_with_roster(self, tx: Tx, ctx: Ctx, fx: Effects,
+                                 roster: list[dict[str, Any]]) -> None:
+        """Starts the battle and, when it has a roster, brings it in as the GM's action
+        (H-D29) within the caller's transaction."""
+        rules = ctx.ruleset
+        seats = [Seat(number=p.seat, name=p.name) for p in ctx.players]
+        outcome = rules.start(options_model(rules, ctx.row.options), seats,
+                              self._dice(ctx, "start"))
+        ctx.row.status = "running"
+        mail = Mail(public=[f"**{ctx.row.name}** begins ({rules.title})."])
+        await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
+        if roster:
+            gm = Request(seat=GM_SEAT, kind="open", step="gm", prompt="GM", actions=[])
+            await self._act(tx, ctx, fx, gm, {"type": "bring_in", "roster": roster})
+
+    # --- the result goes back to the parent -------------------------------------------
+
+    async def _result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects,
+                                parent: CampaignRow) -> None:
+        """E-D36: the ended battle's fates become a proposal in the parent's state (its GM
+        is asked to confirm or edit it), written in this same transaction."""
+        result_of = getattr(ctx.ruleset, "battle_result", None)
+        if result_of is None or ctx.state is None or not ctx.row.parent_ref:
+            return
+        result = result_of(ctx.state, ctx.row.name)
+        if result is None:
+            return
+        pctx = await self._load(tx, parent.id)
+        propose = getattr(pctx.ruleset, "propose_battle", None)
+        if propose is None or pctx.state is None or pctx.row.status not in ("running",
+                                                                             "paused"):
+            return
+        outcome: Outcome | None = propose(pctx.state, ctx.row.parent_ref, result)
+        if outcome is None:
+            fx.messages.extend(self._gm_note(pctx, f"Battle **{ctx.row.name}** "
+                                             f"({ctx.row.parent_ref}) ended, but that battle "
+                                             "no longer waits for a result here: nothing is "
+                                             "proposed."))
+            return
+        pfx = Effects(now=fx.now)
+        # not a resolution of the parent (no undo snapshot): a result arriving from outside
+        await self._apply(tx, pctx, pfx, outcome, closes_step=False, answered=None)
+        await event_log.append(tx, pctx.row.id, pfx.events)
+        fx.messages.extend(pfx.messages)
+        await campaigns.save(tx, pctx.row, fx.now, state_changed=True)
+        self._cache.pop(pctx.row.id, None)  # the parent changed outside its own intent
+        fx.wake = True
+
+    def _gm_note(self, pctx: Ctx, text: str) -> list[Any]:
+        fx = Effects(now=self._now())
+        fx.dm(pctx, pctx.row.gm_user_id, text)
+        return fx.messages
