@@ -20,12 +20,12 @@ from ftcamp_big import big_state, play_round
 from bot.rules.base import Request
 from bot.rules.ftcamp.model import State
 
-# Recomputed for issue 10 (result embeds, hexes in the fleet-order reveal, "1 part"): only
-# event texts, embeds and the reveal's map changed; states, requests, event kinds and data
-# hash the same as before that change.
+# Last recomputed after merging issue 10's table work (step names, plain wording, embeds,
+# hexes in the fleet-order reveal) and issue 11's rounds that wait for their battles; each
+# of those branches checked before its change that states and requests hashed the same.
 REFERENCE = {
-    (30, 2): "debf49183a1be0f58ecffa9a3d3aff9707ecbd1676dc16917ed0e33e621b1ac1",
-    (200, 1): "44b4a7e547a3b1485ca8c6c8410e93d1d08a429c3431b776a856030ccc2929b3",
+    (30, 2): "88ebf63a937e799ddf8fe9ac30b53937ef0209a1d144a46f8da2a00fe6c4b564",
+    (200, 1): "b4f6e73624fc3107e007de189a83f7b564c1a88636cfb2843e28457bff8f5ea7",
 }
 
 
