@@ -23,6 +23,6 @@ async def test_e_d34_three_round_demo_fights_a_battle_in_hrft(tmp_path: Path) ->
     applied = channel.index("its result is applied to the campaign")
     assert channel.index("waits for its battles") < applied < channel.index("**Round 2**")
     # three rounds, not the same one three times: the contested hexes differ
-    contested = re.findall(r"Contested hexes: (.*)", channel)
+    contested = re.findall(r"__Contested hexes__\n> (.*)", channel)  # the reveal's field
     assert len(contested) == 3 and len(set(contested)) > 1
-    assert "The campaign's 3 round(s) are played" in channel
+    assert "The campaign's 3 rounds are played" in channel

@@ -33,7 +33,7 @@ async def test_e_d34_battle_from_the_list_to_the_next_round(
     await w.env.settle()
     assert "Round 1 waits for its battles" in last_dm(w.gm).content
 
-    started = await w.gm.slash(w.chan, "battle start", name="Battle of 0202", parent=1,
+    started = await w.gm.slash(w.chan, "battle start", name="Battle of 0202", parent="1",
                                ref="0202/A-3")
     assert not started.ephemeral, said(started)
     thread = thread_of(w)

@@ -12,8 +12,17 @@ from bot.client import AdmiraltyBot
 from bot.rules.base import Ruleset
 from bot.rules.dice import ScriptedDice
 from tests.cogs.conftest import ROLL_DICE
-from tests.cogs.ftcamp_support import TWO_PLAYERS, SeededBot, channel_text, give, pick, picker
-from tests.cogs.simworld import World, dm_texts
+from tests.cogs.ftcamp_support import (
+    TWO_PLAYERS,
+    SeededBot,
+    channel_text,
+    choose,
+    give,
+    pick,
+    picker,
+    submit,
+)
+from tests.cogs.simworld import World, dm_texts, last_dm
 from tests.cogs.test_ftcamp_round import fleet_orders
 
 PNG = b"\x89PNG"
@@ -58,12 +67,26 @@ async def test_the_battle_list_shows_the_gm_the_command_and_the_end_stays_readab
     assert command in gm_dms
     assert "/battle start" not in channel
     assert not any("/battle start" in t for t in dm_texts(w.alice) + dm_texts(w.bob))
-    # The command does what it says: the GM picks this campaign, the battle is found.
+    # The command does what it says: the GM picks this campaign, the battle is found. The
+    # round waits for it (E-D36), so the campaign is still live.
     [choice] = await w.gm.autocomplete(w.other_chan, "battle start", "parent", "border")
-    assert choice["name"] == "Border War (ftcamp, id 1, finished)"
+    assert choice["name"] == "Border War (ftcamp, id 1)"
     started = await w.gm.slash(w.other_chan, "battle start", name="Battle of 0202",
                                parent=choice["value"], ref="0202/A-1")
     assert not started.ephemeral, started.response.content
+    # the battle ends at the table's word; its result, confirmed by the GM, ends round 1
+    thread = next(t for t in w.other_chan.threads if t.name == "Battle of 0202")
+    await w.gm.slash(thread, "battle end", reason="the table decided")
+    await w.env.settle()
+    # no craft of this scenario names a design, so no result comes back: the GM's one
+    # choice is to close it as fought at the table (the panel opens on it)
+    assert "Round 1 waits for its battles" in last_dm(w.gm).content
+    await choose(w.gm, "Battle", "0202/A-1")
+    await submit(w.gm)
+    await w.env.settle()
+    channel = channel_text(w)
+    [choice] = await w.gm.autocomplete(w.other_chan, "battle start", "parent", "border")
+    assert choice["name"] == "Border War (ftcamp, id 1, finished)"
 
     # Round 1 was the last: the campaign is over, and still readable.
     assert "it ends here" in channel
