@@ -135,9 +135,15 @@ async def enqueue_one(tx: Tx, m: NewMessage, now: float) -> int:
     An edit supersedes the pending edits of the same message (only the latest content
     matters): they are deleted and the new one takes the place at the END of the queue (so
     it never overtakes a send enqueued before it), keeping their tries and backoff so a rate
-    limit is still respected. A dispatcher holding a deleted row finds nothing to mark."""
+    limit is still respected. A dispatcher holding a deleted row finds nothing to mark.
+
+    Edits of that message already sent (or given up) are deleted too: the message shows
+    the latest, each is the whole text again, and the event log keeps every public line, so
+    a tracker edited 600 times in a game keeps one row, not 600 (issue 9, bounded storage)."""
     attempts, at = 0, None
     if m.edit_of is not None:
+        await tx.execute("DELETE FROM outbox WHERE edit_of = ? AND status IN ('sent', 'failed')",
+                         (m.edit_of,))
         older = await tx.fetchone(
             "SELECT MAX(attempts), MAX(next_attempt_at) FROM outbox"
             " WHERE edit_of = ? AND status = 'pending'", (m.edit_of,))

@@ -40,6 +40,24 @@ async def test_unsent_edits_of_one_message_become_the_latest(db: Database) -> No
         ("tracker v1", None), ("a result", None), ("tracker v3", original.id)]
 
 
+async def test_a_tracker_edited_many_times_keeps_one_sent_edit(
+    db: Database, clock: FakeClock
+) -> None:
+    """Issue 9: storage stays bounded. Each edit is the whole text again, so the ones already
+    sent are history nobody reads; a new edit replaces them."""
+    service = CampaignService(db, clock=clock)
+    await queue(db, post("tracker v1"), now=0)
+    [original] = await repo.all_rows(db)
+    await service.outbox_sent(original.id, 555)
+    for n in range(2, 40):
+        await queue(db, edit(original.id, f"tracker v{n}"), now=n)
+        [pending] = await service.outbox_pending(10)
+        await service.outbox_sent(pending.id, 555)
+    rows = await repo.all_rows(db)
+    assert [(r.content, r.status) for r in rows] == [
+        ("tracker v1", "sent"), ("tracker v39", "sent")]
+
+
 async def test_an_edit_waits_for_its_original_and_survives_a_restart(
     db: Database, db_path: Path, clock: FakeClock
 ) -> None:
