@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.campaign import messages
 from bot.campaign.models import Actor
 from bot.errors import InvalidInput, InvalidState
 
@@ -88,23 +89,7 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
 
 def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:
     """Split a long text at line ends into pieces Discord accepts (at least one piece)."""
-    pieces: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            pieces.append(current)
-            current = line
-        else:
-            current = candidate
-    pieces.append(current)
-    return pieces
+    return messages.chunks(text, limit)
 
 
 async def reply(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot.rules.embeds import chunks  # the one line-boundary splitter
+
 MESSAGE_LIMIT = 2000
 
 
@@ -60,24 +62,4 @@ def progress_line(name: str, done: int, total: int, waiting: list[str]) -> str:
 def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """Splits on line boundaries so each part fits; a single overlong line is cut hard.
     Blank parts are dropped (Discord refuses empty messages)."""
-    parts: list[str] = []
-    current = ""
-
-    def emit(part: str) -> None:
-        if part.strip():
-            parts.append(part)
-
-    for line in text.split("\n"):
-        while len(line) > limit:
-            emit(current)
-            current = ""
-            emit(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            emit(current)
-            current = line
-        else:
-            current = candidate
-    emit(current)
-    return parts
+    return [part for part in chunks(text, limit) if part.strip()]
