@@ -7,10 +7,10 @@ holds the battle's state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.campaign.models import ActionSpec, Actor, Request
+from bot.campaign.models import ActionSpec, Actor, SeatView
 from bot.errors import InvalidInput, InvalidState, NotFound
 
 if TYPE_CHECKING:
@@ -22,18 +22,25 @@ NO_BATTLE = ("No battle is running here (it may be over). `/battle start` in a t
 
 
 @dataclass(frozen=True)
-class Battle:
-    """One HRFT battle as the caller may see it."""
+class Battle(SeatView):
+    """One HRFT battle as the caller may see it: the caller's ``SeatView`` of it (seat, GM
+    flag, view, open requests and GM actions, with ``spec``/``gm_spec``), plus its ships."""
 
-    campaign_id: int
-    step_no: int
-    status: str  # setup | running | paused | ended
-    name: str
-    seat: int | None  # the caller's seat, None when not playing
-    is_gm: bool
-    view: dict[str, Any]  # ruleset.view(state, seat); {} before the campaign starts
-    requests: list[Request]  # the caller's open requests (their seat's, or the GM's)
-    gm_actions: list[ActionSpec] = field(default_factory=list)  # the GM's, any time (H-D29)
+    @property
+    def campaign_id(self) -> int:
+        return self.info.id
+
+    @property
+    def step_no(self) -> int:
+        return self.info.step_no
+
+    @property
+    def status(self) -> str:  # setup | running | paused | ended
+        return self.info.status
+
+    @property
+    def name(self) -> str:
+        return self.info.name
 
     @property
     def ships(self) -> dict[str, dict[str, Any]]:
@@ -45,18 +52,6 @@ class Battle:
             return ships[uid]
         known = ", ".join(f"{k} ({s['name']})" for k, s in ships.items()) or "none yet"
         raise NotFound(f"No ship '{uid}' in this battle. Ships: {known}.")
-
-    def gm_spec(self, action_type: str) -> ActionSpec | None:
-        """The GM's action of that type when the caller is the GM and may take it now."""
-        return next((s for s in self.gm_actions if s.type == action_type), None)
-
-    def spec(self, action_type: str) -> ActionSpec | None:
-        """The caller's offered action of that type, if any request offers it now."""
-        for request in self.requests:
-            for spec in request.actions:
-                if spec.type == action_type:
-                    return spec
-        return None
 
 
 async def load_battle(service: CampaignService, channel_id: int, actor: Actor) -> Battle:
@@ -71,11 +66,8 @@ async def load_battle(service: CampaignService, channel_id: int, actor: Actor) -
             f"This channel's campaign plays {info.ruleset}, not HRFT. Open a battle with "
             "`/battle start` in a text channel: it gets its own thread."
         )
-    return Battle(
-        campaign_id=info.id, step_no=info.step_no, status=info.status, name=info.name,
-        seat=seen.seat, is_gm=seen.is_gm, view=seen.view, requests=seen.requests,
-        gm_actions=seen.gm_actions,
-    )
+    return Battle(info=info, seat=seen.seat, is_gm=seen.is_gm, view=seen.view,
+                  requests=seen.requests, gm_actions=seen.gm_actions)
 
 
 def require_started(battle: Battle) -> None:
