@@ -265,17 +265,27 @@ def _spend_decoys(state: State, hex_name: str) -> None:
             forget_group(state, g.name)
 
 
+def group_role(bg: BattleGroup) -> str:
+    """A battle group's role, order and engage value, as the battle list shows them."""
+    order = f" {bg.order}" if bg.order else ""
+    value = "" if bg.engage_value is None else f", engage value {bg.engage_value}"
+    return f"{bg.role}{order}{value}"
+
+
+def group_arrival(bg: BattleGroup) -> str:
+    """The order in which a battle group's parts arrive: "1) A, B then 2) C"."""
+    return " then ".join(f"{i}) {', '.join(p)}" for i, p in enumerate(bg.parts, 1))
+
+
 def battle_text(state: State, result: HexResult) -> str:
     lines = [f"**Battle list, hex {result.hex}, round {result.round}** (E-13)"]
     for b in result.battles:
         lines.append(f"Battle in {b.sector} ({b.rule}):")
         for bg in b.groups:
-            parts = " then ".join(f"{i}) {', '.join(p)}" for i, p in enumerate(bg.parts, 1))
-            value = "" if bg.engage_value is None else f", engage value {bg.engage_value}"
-            order = f" {bg.order}" if bg.order else ""
+            role, parts = group_role(bg), group_arrival(bg)
             flags = f"; flags: {', '.join(bg.flags)}" if bg.flags else ""
-            lines.append(f"- {bg.group} ({state.player_name(bg.owner)}): {bg.role}{order}"
-                         f"{value}; arrival: {parts}{flags}")
+            lines.append(f"- {bg.group} ({state.player_name(bg.owner)}): {role}"
+                         f"; arrival: {parts}{flags}")
     if not result.battles:
         lines.append("No battle.")
     if result.escaped:

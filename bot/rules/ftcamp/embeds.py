@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.rules.base import Embed
 from bot.rules.ftcamp import geometry as geo
+from bot.rules.ftcamp.conflicts import group_arrival, group_role
 from bot.rules.ftcamp.model import HexResult, HexRun, State
 
 
@@ -77,12 +78,9 @@ def battle_list(state: State, result: HexResult) -> Embed:
     for b in result.battles:
         lines = []
         for bg in b.groups:
-            parts = " then ".join(f"{i}) {', '.join(p)}" for i, p in enumerate(bg.parts, 1))
-            value = "" if bg.engage_value is None else f", engage value {bg.engage_value}"
-            order = f" {bg.order}" if bg.order else ""
             flags = f"; {', '.join(bg.flags)}" if bg.flags else ""
-            lines.append(f"**{bg.group}** ({state.player_name(bg.owner)}): {bg.role}{order}"
-                         f"{value}; arrival {parts}{flags}")
+            lines.append(f"**{bg.group}** ({state.player_name(bg.owner)}): {group_role(bg)}"
+                         f"; arrival {group_arrival(bg)}{flags}")
         embed.field(f"Battle in {b.sector}", "\n".join(lines))
     if result.escaped:
         embed.field("Escaped (must move away next round)", ", ".join(result.escaped))
