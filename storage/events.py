@@ -69,3 +69,21 @@ async def texts_of_resolution(
         (campaign_id, resolution_no, audience, limit),
     )
     return [str(r["text"]) for r in rows]
+
+
+async def of_kinds(db: Reader, campaign_id: int, kinds: tuple[str, ...]) -> list[EventRow]:
+    """Every event of the given kinds, oldest first (P-13: the results a campaign's battles
+    sent it, so /gm undo can tell which it went back past)."""
+    marks = ",".join("?" * len(kinds))
+    rows = await db.fetchall(
+        f"SELECT * FROM events WHERE campaign_id = ? AND kind IN ({marks}) ORDER BY id",
+        (campaign_id, *kinds),
+    )
+    return [
+        EventRow(
+            step_no=r["step_no"], resolution_no=r["resolution_no"], audience=r["audience"],
+            seat=r["seat"], kind=r["kind"], text=r["text"], data=json.loads(r["data"]),
+            created_at=r["created_at"],
+        )
+        for r in rows
+    ]

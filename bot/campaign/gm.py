@@ -12,7 +12,8 @@ from bot.campaign.core import Ctx, Effects
 from bot.campaign.lifecycle import plain_line
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
-from bot.campaign.steps import Mail, StepEngine, validate_action
+from bot.campaign.steps import Mail, validate_action
+from bot.campaign.war_undo import WarUndo
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome, Request
 from storage import events as event_log
@@ -26,7 +27,7 @@ UNDO_QUOTED = 1  # how many posted lines of an undone result the announcement qu
 MAX_QUOTE = 160
 
 
-class GmTools(StepEngine):
+class GmTools(WarUndo):
     async def gm_extend(self, actor: Actor, channel_id: int, hours: float) -> None:
         """Moves the open step's deadline by ``hours`` (negative shortens; a step without a
         deadline gets one ``hours`` from now) and re-arms its reminders."""
@@ -163,6 +164,8 @@ class GmTools(StepEngine):
             ctx.state = ctx.ruleset.state_model.model_validate(snap.state)
             row.state = snap.state
             fx.save = "state"
+            # P-13: a battle's result that came in after that point is proposed again
+            again = await self._results_after_undo(tx, ctx, fx, snap.resolution_no)
             ctx.pending = ctx.ruleset.pending(ctx.state)
             sealed = {r.seat for r in ctx.pending if r.kind == "sealed"}
             kept = {seat: a for seat, a in snap.submissions.items() if seat in sealed}
@@ -173,7 +176,7 @@ class GmTools(StepEngine):
             ctx.submitted = dict(kept)
             dl = await timers.get(tx, row.id, row.step_no)
             deadline = self._at(dl.due_at) if dl is not None and dl.status == "open" else None
-            text = undo_text(ctx, undone, deadline)
+            text = undo_text(ctx, undone, deadline, again)
             mail = Mail(public=[text])
             for req in ctx.pending:
                 if req.seat in kept:
@@ -260,9 +263,11 @@ def _names(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def undo_text(ctx: Ctx, undone: list[str], deadline: datetime | None) -> str:
+def undo_text(ctx: Ctx, undone: list[str], deadline: datetime | None,
+              again: list[str] | None = None) -> str:
     """The channel's word on /gm undo, after the kept submissions are back in: what was
-    undone, whose orders were kept (names only, never content), who is owed now."""
+    undone, the battle results proposed again (P-13), whose orders were kept (names only,
+    never content), who is owed now."""
     what = "the last result"
     if undone:
         first = plain_line(undone[0])
@@ -271,7 +276,7 @@ def undo_text(ctx: Ctx, undone: list[str], deadline: datetime | None) -> str:
         more = " …" if len(undone) > UNDO_QUOTED or "\n" in undone[0] else ""
         what += f" (it began: “{first}”{more})"
     lines = [f"**{ctx.row.name}**: the GM undid {what}. The game is back where it was "
-             "before it."]
+             "before it."] + list(again or [])
     kept = [ctx.name(seat) for seat in sorted(ctx.submitted)]
     if kept:
         lines.append(f"Kept: the orders {_names(kept)} had given then are back in "

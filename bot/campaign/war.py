@@ -14,6 +14,7 @@ import logging
 import sqlite3
 from typing import Any
 
+from bot.campaign import war_undo
 from bot.campaign.core import Ctx, Effects, campaign_info
 from bot.campaign.links import Links
 from bot.campaign.models import Actor, CampaignInfo
@@ -148,18 +149,11 @@ class War(Links, StepEngine):
                                 parent: CampaignRow) -> None:
         """E-D36: the ended battle's fates become a proposal in the parent's state (its GM
         is asked to confirm or edit it), written in this same transaction."""
-        result_of = getattr(ctx.ruleset, "battle_result", None)
-        if result_of is None or ctx.state is None or not ctx.row.parent_ref:
-            return
-        result = result_of(ctx.state, ctx.row.name)
-        if result is None:
-            return
         pctx = await self._load(tx, parent.id)
-        propose = getattr(pctx.ruleset, "propose_battle", None)
-        if propose is None or pctx.state is None or pctx.row.status not in ("running",
-                                                                             "paused"):
+        found = war_undo.arrival(ctx, pctx)  # P-13: the proposal /gm undo makes again
+        if found is None:
             return
-        outcome: Outcome | None = propose(pctx.state, ctx.row.parent_ref, result)
+        outcome: Outcome | None = found.outcome
         if outcome is None:
             fx.messages.extend(self._gm_note(pctx, f"Battle **{ctx.row.name}** "
                                              f"({ctx.row.parent_ref}) ended, but that battle "
@@ -169,6 +163,7 @@ class War(Links, StepEngine):
         pfx = Effects(now=fx.now)
         # not a resolution of the parent (no undo snapshot): a result arriving from outside
         await self._apply(tx, pctx, pfx, outcome, closes_step=False, answered=None)
+        pfx.events.append(war_undo.mark(pctx, ctx.row, fx.now))  # P-13: undo finds it
         await event_log.append(tx, pctx.row.id, pfx.events)
         fx.messages.extend(pfx.messages)
         await campaigns.save(tx, pctx.row, fx.now, state_changed=True)

@@ -1,0 +1,125 @@
+"""P-13: /gm undo in an FTCamp campaign never loses the result a battle fought in its HRFT
+thread sent it. The result arrives outside a resolution of the parent (E-D36), so an undo that
+goes back past its arrival proposes it again, in the same transaction, and says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.campaign import CampaignService
+from bot.campaign.war_undo import ARRIVED, NOT_KEPT
+from bot.rules.base import GM_SEAT
+from storage import Database
+from storage import campaigns as campaign_rows
+from storage import events as event_log
+from tests.campaign.conftest import ALICE, BOB, GM, GUILD, channel_texts, dms_to, outbox
+from tests.campaign.test_war_loop import (
+    PARENT_CHANNEL,
+    THREAD,
+    parent_at_battles,
+    parent_state,
+    play,
+)
+
+PROPOSED = "Proposed change to the campaign"
+
+
+async def row_of(db: Database, campaign_id: int) -> Any:
+    row = await campaign_rows.get(db, campaign_id)
+    assert row is not None
+    return row
+
+
+async def fight(service: CampaignService, parent_id: int, ref: str, thread: int = THREAD) -> int:
+    """The battle opened in its thread and fought to its end by the scripted players."""
+    info = await service.open_battle(GM, GUILD, thread, f"Battle {thread}", parent_id, ref)
+    await play(service, info.id, [ALICE, BOB], lambda r: r.status == "ended", steps=2000)
+    return info.id
+
+
+async def test_p13_undo_past_the_arrival_proposes_the_result_again(
+    service: CampaignService, db: Database
+) -> None:
+    parent_id = await parent_at_battles(service)
+    ref = parent_state(await row_of(db, parent_id)).war[0].ref
+    # A resolution of the parent while the battle is fought: a GM edit of a craft that
+    # is not in it. The result arrives after it.
+    await service.gm_edit(GM, PARENT_CHANNEL, "craft_damage",
+                          {"group": "Vanguard", "craft": "Scout", "points": 2})
+    edited = await row_of(db, parent_id)
+    assert parent_state(edited).war[0].status == "waiting"
+    await fight(service, parent_id, ref)
+    proposal = await row_of(db, parent_id)
+    assert parent_state(proposal).war[0].status == "proposed"
+
+    await service.submit(GM, parent_id, proposal.step_no, {"type": "confirm", "battle": ref},
+                         seat=GM_SEAT)
+    confirmed = parent_state(await row_of(db, parent_id))
+    assert confirmed.round == 2 and confirmed.war[0].status == "applied"
+
+    # Undo the confirmation: exactly the proposal (the state as before the confirmation).
+    first = await service.gm_undo(GM, PARENT_CHANNEL)
+    assert (await row_of(db, parent_id)).state == proposal.state
+    assert "proposed again" not in first  # nothing was lost: nothing is said
+
+    # Undo again, to before the GM's edit, which is before the result arrived: the edit is
+    # gone and the proposal is still there, proposed again, and the announcement says so.
+    sent = len(await outbox(db))
+    text = await service.gm_undo(GM, PARENT_CHANNEL)
+    assert ("The result of battle **Battle 701** (" + ref + "), fought in its thread, came "
+            "in after that point: it is proposed again.") in text
+    again = await row_of(db, parent_id)
+    state = parent_state(again)
+    scout_then = next(c for c in parent_state(edited).groups["Vanguard"].craft
+                      if c.name == "Scout")
+    assert state.war == parent_state(proposal).war  # the same proposal, as it came in
+    scout = next(c for c in state.groups["Vanguard"].craft if c.name == "Scout")
+    assert scout.damage == scout_then.damage - 2  # the edit is undone
+    # the GM's fresh panel shows it; the proposal DM is not sent twice, the channel has
+    # the undo's announcement only
+    pending = (await service.snapshot(parent_id)).pending
+    assert [r.seat for r in pending] == [GM_SEAT]
+    assert {a.type for a in pending[0].actions} == {"confirm", "edit", "close"}
+    assert f"{ref}, result proposed:" in pending[0].prompt
+    rows = await outbox(db)
+    assert sum(PROPOSED in r.content for r in dms_to(rows, GM)) == 1
+    new = [r for r in rows[sent:] if r.kind == "channel" and not r.edit_of]
+    assert [r.content for r in new if "proposed again" in r.content] == [text]
+    assert sum("is over" in t and "Battle 701" in t for t in channel_texts(rows)) == 1
+    # the log says it for the GM
+    marks = await event_log.of_kinds(db, parent_id, (ARRIVED, NOT_KEPT))
+    assert [m.kind for m in marks] == [ARRIVED, ARRIVED]
+
+    # Confirmed again, the round opens, with the battle's losses and without the edit.
+    await service.submit(GM, parent_id, again.step_no, {"type": "confirm", "battle": ref},
+                         seat=GM_SEAT)
+    done = parent_state(await row_of(db, parent_id))
+    assert done.round == 2 and done.step == "orders" and done.war[0].status == "applied"
+    assert done.groups.keys() == confirmed.groups.keys()
+    assert done.groups["Vanguard"].craft != confirmed.groups["Vanguard"].craft  # Scout's 2
+    assert [c.model_copy(update={"damage": 0}) for c in done.groups["Vanguard"].craft] == [
+        c.model_copy(update={"damage": 0}) for c in confirmed.groups["Vanguard"].craft]
+
+
+async def test_p13_undo_to_before_the_battle_was_listed_says_it_plainly_and_nothing_sticks(
+    service: CampaignService, db: Database
+) -> None:
+    """Back before the battle list that holds the battle: the result cannot be kept (there is
+    no battle waiting for it). The GM is told; when the battle waits again it can be fought
+    again or closed: the round is never stuck."""
+    parent_id = await parent_at_battles(service)
+    ref = parent_state(await row_of(db, parent_id)).war[0].ref
+    await fight(service, parent_id, ref)
+    assert parent_state(await row_of(db, parent_id)).war[0].status == "proposed"
+    text = await service.gm_undo(GM, PARENT_CHANNEL)  # the hex's last resolution
+    assert f"The result of battle **Battle 701** ({ref}), fought in its thread, could not " \
+           "be kept" in text
+    state = parent_state(await row_of(db, parent_id))
+    assert state.step != "battles" and not state.war
+    # A second undo does not say it again: it was dealt with.
+    assert "could not be kept" not in await service.gm_undo(GM, PARENT_CHANNEL)
+    await play(service, parent_id, [ALICE, BOB], lambda r: r.state.get("step") == "battles")
+    state = parent_state(await row_of(db, parent_id))
+    assert [(w.ref, w.status) for w in state.war] == [(ref, "waiting")]
+    again = await service.open_battle(GM, GUILD, THREAD + 1, "Again", parent_id, ref)
+    assert again.status == "running"
