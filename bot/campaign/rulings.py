@@ -2,7 +2,10 @@
 
 Pure data, read once: the rulings (``O-15``, ``E-7``, ``H-12``) from
 ``docs/rules/rulings-index.md`` (a copy of the project's RULINGS.md) and the bot's own
-decisions (``O-D2``, ``E-D29``, ``H-D12``, ``P-3``) from the rule pages beside it. Each entry is a
+decisions (``O-D2``, ``E-D29``, ``H-D12``, ``P-3``) from the rule pages beside it. They are
+package data: ``bot/campaign/ruledocs`` is a link to ``docs/rules``, so the pages have one
+home in the repository, and a wheel (a non-editable install) carries copies of them; they
+are read through importlib.resources, never from a path next to the code. Each entry is a
 Markdown bullet ``- **<id> <title>.** text`` that runs to the next bullet, heading or blank line.
 Player-facing text never carries these ids (docs/dev/service-contract.md, "Rulings"): a refusal
 carries its ruling as ``UserError.ruling`` and the reader asks for it here.
@@ -13,9 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
+from importlib.abc import Traversable
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+PACKAGE, FOLDER = "bot.campaign", "ruledocs"  # pyproject.toml [tool.setuptools.package-data]
 INDEX = "rulings-index.md"
 PAGES = ("orbits.md", "ftcamp.md", "hrft.md", "platform.md")
 RULE_SETS = {"O": "Orbits", "E": "FTCamp", "H": "HRFT", "P": "every rule set"}
@@ -98,11 +102,17 @@ def build(index_text: str, pages: list[str]) -> dict[str, Ruling]:
     return table
 
 
+def rules_dir() -> Traversable:
+    """Where the rule pages are, as the installed package has them."""
+    return resources.files(PACKAGE).joinpath(FOLDER)
+
+
 @lru_cache(maxsize=1)
 def all_rulings() -> dict[str, Ruling]:
-    """The bot's rulings by id, read from docs/rules once."""
-    index = (RULES_DIR / INDEX).read_text(encoding="utf-8")
-    pages = [(RULES_DIR / name).read_text(encoding="utf-8") for name in PAGES]
+    """The bot's rulings by id, read from the package's rule pages once."""
+    folder = rules_dir()
+    index = folder.joinpath(INDEX).read_text(encoding="utf-8")
+    pages = [folder.joinpath(name).read_text(encoding="utf-8") for name in PAGES]
     return build(index, pages)
 
 
