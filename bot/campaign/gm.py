@@ -146,6 +146,7 @@ class GmTools(WarUndo):
         the same dice and the same result), a fresh deadline and fresh panels. The kept
         submissions are back in BEFORE anything is said, so the announcement (returned, for
         the GM) tells what was undone, whose orders were kept (names only) and who is owed."""
+        await self._refuse_undo_of_sent_result(channel_id)  # P-13
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> str:
             self._gm_live(ctx, actor)

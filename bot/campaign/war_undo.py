@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from bot.campaign.core import Ctx, Effects
 from bot.campaign.steps import StepEngine
+from bot.errors import InvalidState
 from bot.rules.base import Outcome
 from storage import campaigns
 from storage import events as event_log
@@ -65,6 +66,27 @@ def mark(parent: Ctx, child: CampaignRow, now: float, kind: str = ARRIVED,
 
 
 class WarUndo(StepEngine):
+    async def _refuse_undo_of_sent_result(self, channel_id: int) -> None:
+        """P-13: ``/gm undo`` in the thread of a battle that is over and whose result went to
+        its parent as a proposal is refused with the reason: from then on the parent decides
+        what the result does, and its GM can change or close it there."""
+        if await campaigns.id_in_channel(self.db, channel_id) is not None:
+            return  # a battle still being fought undoes as any campaign
+        ended = await campaigns.id_to_read(self.db, channel_id)
+        row = await campaigns.get(self.db, ended) if ended is not None else None
+        parent = (await campaigns.get(self.db, row.parent_id)
+                  if row is not None and row.parent_id is not None else None)
+        if row is None or parent is None:
+            return
+        marks = await event_log.of_kinds(self.db, parent.id, (ARRIVED,))
+        if not any(m.data.get("campaign") == row.id for m in marks):
+            return
+        raise InvalidState(
+            f"**{row.name}** is over and its result went to **{parent.name}** (battle "
+            f"{row.parent_ref}), so it can no longer be undone here. There, its GM confirms "
+            "it, changes a craft's fate first, or closes the battle and reports its losses "
+            "by hand; /gm undo there takes back a confirmation.")
+
     async def _results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
         """``gm_undo`` has put back the state from before resolution ``undone``: every result
         that arrived after that point is proposed again where the restored state waits for

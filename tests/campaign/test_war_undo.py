@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.campaign import CampaignService
 from bot.campaign.war_undo import ARRIVED, NOT_KEPT
+from bot.errors import InvalidState, NotFound
 from bot.rules.base import GM_SEAT
 from storage import Database
 from storage import campaigns as campaign_rows
@@ -123,3 +126,24 @@ async def test_p13_undo_to_before_the_battle_was_listed_says_it_plainly_and_noth
     assert [(w.ref, w.status) for w in state.war] == [(ref, "waiting")]
     again = await service.open_battle(GM, GUILD, THREAD + 1, "Again", parent_id, ref)
     assert again.status == "running"
+
+
+async def test_p13_undo_in_the_thread_after_the_result_went_to_the_campaign_is_refused(
+    service: CampaignService, db: Database
+) -> None:
+    parent_id = await parent_at_battles(service)
+    ref = parent_state(await row_of(db, parent_id)).war[0].ref
+    battle_id = await fight(service, parent_id, ref)
+    before = (await row_of(db, parent_id)).state
+    battle = await row_of(db, battle_id)
+    with pytest.raises(InvalidState, match=r"\*\*Battle 701\*\* is over and its result went "
+                                           r"to \*\*Border War\*\*") as refused:
+        await service.gm_undo(GM, THREAD)
+    assert "changes a craft's fate" in str(refused.value)
+    assert (await row_of(db, parent_id)).state == before  # nothing changed anywhere
+    assert (await row_of(db, battle_id)).state == battle.state
+    # a battle with no campaign behind it says what it said before: it is over
+    await service.create(GM, GUILD, THREAD + 5, "hrft", "Alone")
+    await service.end(GM, THREAD + 5, "no battle after all")
+    with pytest.raises(NotFound, match="is over"):
+        await service.gm_undo(GM, THREAD + 5)
