@@ -171,7 +171,9 @@ class StepEngine(ServiceCore):
         ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
         ctx.row.state = ctx.state.model_dump(mode="json")
         fx.save = "state"
-        self._route(ctx, fx, outcome.events, mail, reveal=reveal, finished=outcome.finished)
+        events = outcome.events if outcome.finished else [
+            *outcome.events, *await self._owed_results(tx, ctx, fx)]  # P-13
+        self._route(ctx, fx, events, mail, reveal=reveal, finished=outcome.finished)
         if outcome.finished:
             # The last public event is the rule set's closing word (HRFT: the report of every
             # ship); a parent campaign hears it too.
@@ -228,6 +230,11 @@ class StepEngine(ServiceCore):
 
     async def _result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects, parent: Any) -> None:
         """Hook: bot/campaign/war.py proposes the battle's result to the parent (E-D36)."""
+
+    async def _owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+        """Hook: bot/campaign/war_undo.py proposes the battle results an undo kept (P-13)
+        once the changed state waits for them; returns their events."""
+        return []
 
     async def _open_step(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """A new step: new number, a deadline, one DM panel per asked seat; the channel's

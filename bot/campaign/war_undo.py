@@ -6,7 +6,12 @@ in the parent that went back past the arrival would drop the proposal, and the r
 wait for a result that can never come again (that battle is over). So each arrival is marked
 in the parent's log (kind ``battle_arrival``, tagged with the parent's resolution number it
 came after), and ``gm_undo`` proposes again, in its own transaction, every result whose
-arrival it went back past, wherever the restored state waits for it.
+arrival it went back past, wherever the restored state waits for it. Where it does not (the
+undo went back to before that battle was listed), the result is kept (``battle_owed``) and
+proposed by the first resolution after which the battle waits again: replaying the same
+orders lists the same battle (P-5). A kept result belongs to the round it was fought in (the
+parent's optional ``battle_round(state)``): when that round is over without it, it is dropped
+and the GM told.
 
 The proposal itself is the one the battle's end made (``arrival``): the battle's rule set
 gives its result (``battle_result``), the parent's rule set takes it (``propose_battle``),
@@ -20,15 +25,18 @@ from dataclasses import dataclass
 from bot.campaign.core import Ctx, Effects
 from bot.campaign.steps import StepEngine
 from bot.errors import InvalidState
-from bot.rules.base import Outcome
+from bot.rules.base import Audience, Event, Outcome
 from storage import campaigns
 from storage import events as event_log
-from storage.campaigns import CampaignRow
+from storage.campaigns import CampaignRow, Reader
 from storage.db import Tx
 from storage.events import EventRow
 
 ARRIVED = "battle_arrival"  # a battle's result came in (at its end, or again after an undo)
-NOT_KEPT = "battle_not_kept"  # an undo went back to before that battle waited for a result
+OWED = "battle_owed"  # kept: proposed as soon as that battle waits for a result again
+DROPPED = "battle_dropped"  # its round ended without that battle: nothing to propose it to
+MARKS = (ARRIVED, OWED, DROPPED)
+LIVE = ("running", "paused")
 
 
 @dataclass(frozen=True)
@@ -47,7 +55,7 @@ def arrival(child: Ctx, parent: Ctx) -> Arrival | None:
     propose = getattr(parent.ruleset, "propose_battle", None)
     ref = child.row.parent_ref
     if (result_of is None or propose is None or child.state is None or parent.state is None
-            or not ref or parent.row.status not in ("running", "paused")):
+            or not ref or parent.row.status not in LIVE):
         return None
     result = result_of(child.state, child.row.name)
     if result is None:
@@ -55,14 +63,33 @@ def arrival(child: Ctx, parent: Ctx) -> Arrival | None:
     return Arrival(ref, propose(parent.state, ref, result))
 
 
+def named(child: CampaignRow) -> str:
+    return f"battle **{child.name}** ({child.parent_ref})"
+
+
 def mark(parent: Ctx, child: CampaignRow, now: float, kind: str = ARRIVED,
-         text: str = "") -> EventRow:
-    """The parent's log line that a battle's result came in (or could not be kept)."""
-    text = text or (f"The result of battle **{child.name}** ({child.parent_ref}) came in "
-                    "from its thread.")
+         round_no: int | None = None) -> EventRow:
+    """The parent's log line that a battle's result came in, is kept, or was dropped."""
+    text = {ARRIVED: f"The result of {named(child)} came in from its thread.",
+            OWED: f"The result of {named(child)} is kept until that battle waits for it.",
+            DROPPED: f"The result of {named(child)} was dropped: its round ended without "
+                     "that battle."}[kind]
+    data = {"campaign": child.id, "ref": child.parent_ref}
+    if round_no is not None:
+        data["round"] = round_no
     return EventRow(step_no=parent.row.step_no, resolution_no=parent.row.resolution_no,
-                    audience="gm", seat=None, kind=kind, text=text,
-                    data={"campaign": child.id, "ref": child.parent_ref}, created_at=now)
+                    audience="gm", seat=None, kind=kind, text=text, data=data, created_at=now)
+
+
+def round_of(ctx: Ctx) -> int | None:
+    """The parent's round as its optional ``battle_round(state)`` hook counts it."""
+    hook = getattr(ctx.ruleset, "battle_round", None)
+    return int(hook(ctx.state)) if hook is not None and ctx.state is not None else None
+
+
+def _take(ctx: Ctx, outcome: Outcome) -> None:
+    ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
+    ctx.row.state = ctx.state.model_dump(mode="json")
 
 
 class WarUndo(StepEngine):
@@ -78,8 +105,7 @@ class WarUndo(StepEngine):
                   if row is not None and row.parent_id is not None else None)
         if row is None or parent is None:
             return
-        marks = await event_log.of_kinds(self.db, parent.id, (ARRIVED,))
-        if not any(m.data.get("campaign") == row.id for m in marks):
+        if row.id not in await self._marks(self.db, parent.id):
             return
         raise InvalidState(
             f"**{row.name}** is over and its result went to **{parent.name}** (battle "
@@ -87,46 +113,84 @@ class WarUndo(StepEngine):
             "it, changes a craft's fate first, or closes the battle and reports its losses "
             "by hand; /gm undo there takes back a confirmation.")
 
-    async def _results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
-        """``gm_undo`` has put back the state from before resolution ``undone``: every result
-        that arrived after that point is proposed again where the restored state waits for
-        it. Its events are logged but not sent (the GM had them at the arrival; the undo's
-        announcement and the GM's fresh panel say it). Returns the announcement's lines."""
-        latest: dict[int, EventRow] = {}  # battle campaign id -> its newest mark, in order
-        for m in await event_log.of_kinds(tx, ctx.row.id, (ARRIVED, NOT_KEPT)):
+    async def _marks(self, db: Reader, campaign_id: int) -> dict[int, EventRow]:
+        """Battle campaign id -> its newest mark in the parent's log, oldest first."""
+        latest: dict[int, EventRow] = {}
+        for m in await event_log.of_kinds(db, campaign_id, MARKS):
             cid = m.data.get("campaign")
             if isinstance(cid, int):
                 latest.pop(cid, None)
                 latest[cid] = m
+        return latest
+
+    async def _ended_battle(self, tx: Tx, parent: Ctx, cid: int) -> Ctx | None:
+        row = await campaigns.get(tx, cid)
+        if row is None or row.parent_id != parent.row.id or row.status != "ended":
+            return None
+        return await self._load(tx, cid)
+
+    async def _results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
+        """``gm_undo`` has put back the state from before resolution ``undone``: every result
+        that arrived after that point is proposed again where the restored state waits for
+        it, else kept. Its events are logged but not sent (the GM had them at the arrival;
+        the undo's announcement and the GM's fresh panel say it). Returns the announcement's
+        lines."""
         lines: list[str] = []
-        for cid, m in latest.items():
-            if m.kind != ARRIVED or m.resolution_no < undone:
-                continue  # the restored state has it (or it was dealt with before)
-            row = await campaigns.get(tx, cid)
-            if row is None or row.parent_id != ctx.row.id or row.status != "ended":
+        for cid, m in (await self._marks(tx, ctx.row.id)).items():
+            if not (m.kind == OWED or (m.kind == ARRIVED and m.resolution_no >= undone)):
+                continue  # the restored state has it (or it was dropped)
+            child = await self._ended_battle(tx, ctx, cid)
+            found = arrival(child, ctx) if child is not None else None
+            if child is None or found is None:
                 continue
-            found = arrival(await self._load(tx, cid), ctx)
-            if found is None:
-                continue
-            name = f"**{row.name}** ({row.parent_ref})"
-            if found.outcome is None:
-                text = (f"The result of battle {name}, fought in its thread, could not be kept: "
-                        "the game is back to before that battle waited for a result. When it "
-                        "does again, fight it again in a thread, or close it and enter its "
-                        "losses by hand.")
-                fx.events.append(mark(ctx, row, fx.now, NOT_KEPT, text))
-                lines.append(text)
-                continue
-            ctx.state = ctx.ruleset.state_model.model_validate(found.outcome.state)
-            ctx.row.state = ctx.state.model_dump(mode="json")
-            fx.save = "state"
-            fx.events += [EventRow(
-                step_no=ctx.row.step_no, resolution_no=ctx.row.resolution_no,
-                audience=ev.audience.kind,
-                seat=ev.audience.seat if ev.audience.kind == "seat" else None,
-                kind=ev.kind, text=ev.text, data=ev.data, created_at=fx.now,
-            ) for ev in found.outcome.events]
-            fx.events.append(mark(ctx, row, fx.now))
-            lines.append(f"The result of battle {name}, fought in its thread, came in after "
-                         "that point: it is proposed again.")
+            if found.outcome is not None:
+                _take(ctx, found.outcome)
+                fx.save = "state"
+                fx.events += [EventRow(
+                    step_no=ctx.row.step_no, resolution_no=ctx.row.resolution_no,
+                    audience=ev.audience.kind,
+                    seat=ev.audience.seat if ev.audience.kind == "seat" else None,
+                    kind=ev.kind, text=ev.text, data=ev.data, created_at=fx.now,
+                ) for ev in found.outcome.events]
+                fx.events.append(mark(ctx, child.row, fx.now))
+                lines.append(f"The result of {named(child.row)}, fought in its thread, came "
+                             "in after that point: it is proposed again.")
+            elif m.kind == ARRIVED:
+                fx.events.append(mark(ctx, child.row, fx.now, OWED, round_of(ctx)))
+                lines.append(f"The result of {named(child.row)}, fought in its thread, came "
+                             "in after that point: it is kept, and proposed again as soon as "
+                             "that battle waits for its result.")
         return lines
+
+    async def _owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+        """After a change of a parent's state: each kept result (``OWED``) whose battle waits
+        again is proposed; one whose round is over is dropped (the GM is told). Returns the
+        events to route with the change."""
+        if getattr(ctx.ruleset, "propose_battle", None) is None or ctx.row.status not in LIVE:
+            return []
+        events: list[Event] = []
+        for cid, m in (await self._marks(tx, ctx.row.id)).items():
+            if m.kind != OWED:
+                continue
+            child = await self._ended_battle(tx, ctx, cid)
+            if child is None:
+                continue
+            kept, now = m.data.get("round"), round_of(ctx)
+            if isinstance(kept, int) and now is not None and now > kept:
+                fx.events.append(mark(ctx, child.row, fx.now, DROPPED))
+                events.append(Event(audience=Audience.gm(), kind="battle_note", text=(
+                    f"The result of {named(child.row)}, fought in its thread, was kept after "
+                    f"an undo for round {kept}, but that round ended without that battle: "
+                    "it is not proposed. Fight the battle again if it comes up, or report "
+                    "its losses by hand.")))
+                continue
+            found = arrival(child, ctx)
+            if found is None or found.outcome is None:
+                continue
+            _take(ctx, found.outcome)
+            fx.events.append(mark(ctx, child.row, fx.now))
+            events.append(Event(audience=Audience.public(), kind="battle_again", post=False,
+                                text=f"The result of {named(child.row)}, fought in its "
+                                     "thread, is proposed again."))
+            events += found.outcome.events
+        return events

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.campaign import CampaignService
-from bot.campaign.war_undo import ARRIVED, NOT_KEPT
+from bot.campaign.war_undo import ARRIVED, DROPPED, OWED
 from bot.errors import InvalidState, NotFound
 from bot.rules.base import GM_SEAT
 from storage import Database
@@ -90,7 +90,7 @@ async def test_p13_undo_past_the_arrival_proposes_the_result_again(
     assert [r.content for r in new if "proposed again" in r.content] == [text]
     assert sum("is over" in t and "Battle 701" in t for t in channel_texts(rows)) == 1
     # the log says it for the GM
-    marks = await event_log.of_kinds(db, parent_id, (ARRIVED, NOT_KEPT))
+    marks = await event_log.of_kinds(db, parent_id, (ARRIVED, OWED, DROPPED))
     assert [m.kind for m in marks] == [ARRIVED, ARRIVED]
 
     # Confirmed again, the round opens, with the battle's losses and without the edit.
@@ -104,28 +104,46 @@ async def test_p13_undo_past_the_arrival_proposes_the_result_again(
         c.model_copy(update={"damage": 0}) for c in confirmed.groups["Vanguard"].craft]
 
 
-async def test_p13_undo_to_before_the_battle_was_listed_says_it_plainly_and_nothing_sticks(
+async def test_p13_undo_to_before_the_battle_was_listed_keeps_the_result_for_it(
     service: CampaignService, db: Database
 ) -> None:
-    """Back before the battle list that holds the battle: the result cannot be kept (there is
-    no battle waiting for it). The GM is told; when the battle waits again it can be fought
-    again or closed: the round is never stuck."""
+    """Result in, confirmed; undo, undo: back before the battle list that holds the battle,
+    where nothing waits for a result. The result is kept, and when the hex is resolved again
+    (the same orders list the same battle, P-5) it is proposed at once: confirmed, the round
+    opens. Nothing is fought twice, nothing is posted twice."""
     parent_id = await parent_at_battles(service)
     ref = parent_state(await row_of(db, parent_id)).war[0].ref
     await fight(service, parent_id, ref)
-    assert parent_state(await row_of(db, parent_id)).war[0].status == "proposed"
+    proposal = await row_of(db, parent_id)
+    await service.submit(GM, parent_id, proposal.step_no, {"type": "confirm", "battle": ref},
+                         seat=GM_SEAT)
+    confirmed = parent_state(await row_of(db, parent_id))
+    await service.gm_undo(GM, PARENT_CHANNEL)
+    assert (await row_of(db, parent_id)).state == proposal.state
     text = await service.gm_undo(GM, PARENT_CHANNEL)  # the hex's last resolution
-    assert f"The result of battle **Battle 701** ({ref}), fought in its thread, could not " \
-           "be kept" in text
+    assert (f"The result of battle **Battle 701** ({ref}), fought in its thread, came in after "
+            "that point: it is kept, and proposed again as soon as that battle waits for its "
+            "result.") in text
     state = parent_state(await row_of(db, parent_id))
     assert state.step != "battles" and not state.war
-    # A second undo does not say it again: it was dealt with.
-    assert "could not be kept" not in await service.gm_undo(GM, PARENT_CHANNEL)
+    # A further undo does not say it again: it is still kept.
+    assert "Battle 701" not in await service.gm_undo(GM, PARENT_CHANNEL)
     await play(service, parent_id, [ALICE, BOB], lambda r: r.state.get("step") == "battles")
-    state = parent_state(await row_of(db, parent_id))
-    assert [(w.ref, w.status) for w in state.war] == [(ref, "waiting")]
-    again = await service.open_battle(GM, GUILD, THREAD + 1, "Again", parent_id, ref)
-    assert again.status == "running"
+    again = await row_of(db, parent_id)
+    state = parent_state(again)
+    assert state.war == parent_state(proposal).war  # proposed at once, as it came in
+    assert again.state == proposal.state
+    rows = await outbox(db)
+    texts = channel_texts(rows)
+    assert sum("is proposed again" in t for t in texts) == 1
+    assert sum("is over" in t and "Battle 701" in t for t in texts) == 1  # said once
+    # the GM hears of the proposal again (it is news in the game as it now stands)
+    assert sum(PROPOSED in r.content for r in dms_to(rows, GM)) == 2
+    marks = await event_log.of_kinds(db, parent_id, (ARRIVED, OWED, DROPPED))
+    assert [m.kind for m in marks] == [ARRIVED, OWED, ARRIVED]
+    await service.submit(GM, parent_id, again.step_no, {"type": "confirm", "battle": ref},
+                         seat=GM_SEAT)
+    assert parent_state(await row_of(db, parent_id)) == confirmed  # the round opens as before
 
 
 async def test_p13_undo_in_the_thread_after_the_result_went_to_the_campaign_is_refused(
@@ -147,3 +165,26 @@ async def test_p13_undo_in_the_thread_after_the_result_went_to_the_campaign_is_r
     await service.end(GM, THREAD + 5, "no battle after all")
     with pytest.raises(NotFound, match="is over"):
         await service.gm_undo(GM, THREAD + 5)
+
+
+async def test_p13_a_kept_result_whose_round_ends_without_its_battle_is_dropped(
+    service: CampaignService, db: Database
+) -> None:
+    """Back before the battle list, then the game goes another way (the GM removes one side):
+    round 1 ends without that battle. The kept result belongs to round 1's battle, so it is
+    never proposed to a later battle of the same hex: it is dropped and the GM told."""
+    parent_id = await parent_at_battles(service)
+    ref = parent_state(await row_of(db, parent_id)).war[0].ref
+    await fight(service, parent_id, ref)
+    assert "it is kept" in await service.gm_undo(GM, PARENT_CHANNEL)
+    while parent_state(await row_of(db, parent_id)).step != "orders":  # back to the orders
+        assert "Battle 701" not in await service.gm_undo(GM, PARENT_CHANNEL)
+    await service.gm_edit(GM, PARENT_CHANNEL, "group_remove", {"name": "Raiders"})
+    await play(service, parent_id, [ALICE, BOB], lambda r: r.state.get("round") == 2)
+    state = parent_state(await row_of(db, parent_id))
+    assert not [w for w in state.war if w.status in ("waiting", "proposed")]
+    marks = await event_log.of_kinds(db, parent_id, (ARRIVED, OWED, DROPPED))
+    assert [m.kind for m in marks] == [ARRIVED, OWED, DROPPED]
+    note = [r.content for r in dms_to(await outbox(db), GM)
+            if "was kept after an undo" in r.content]
+    assert len(note) == 1 and "round 1" in note[0] and "it is not proposed" in note[0]

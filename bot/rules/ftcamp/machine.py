@@ -196,6 +196,10 @@ class FTCampRuleset:
         done = war.propose(state, ref, result)
         return Outcome(state=done[0], events=done[1]) if done is not None else None
 
+    def battle_round(self, state: State) -> int:
+        """P-13: a result kept by an undo belongs to the round its battle was fought in."""
+        return state.round
+
     def demo_battles(self, state: State) -> list[str]:
         """The battles a demo fights in HRFT: those of a round waiting for its results."""
         return [w.ref for w in war.open_battles(state)
