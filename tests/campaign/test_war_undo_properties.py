@@ -8,6 +8,7 @@ The campaign is played to its battles once; each example works on a copy of that
 from __future__ import annotations
 
 import asyncio
+import atexit
 import shutil
 import tempfile
 from functools import lru_cache
@@ -37,7 +38,9 @@ def new_service(db: Any) -> CampaignService:
 @lru_cache(maxsize=1)
 def at_battles() -> tuple[Path, int]:
     """A database whose FTCamp campaign waits for its battle's result (played once)."""
-    path = Path(tempfile.mkdtemp(prefix="war-undo-")) / "base.db"
+    folder = tempfile.mkdtemp(prefix="war-undo-")
+    atexit.register(shutil.rmtree, folder, True)
+    path = Path(folder) / "base.db"
 
     async def build() -> int:
         db = await open_database(path)
