@@ -56,6 +56,8 @@ class Battle(BaseModel):
     reports: dict[int, BattleResult] = Field(default_factory=dict)
     result: BattleResult | None = None
     cancelled: bool = False
+    linked: str | None = Field(default=None, description="fought in this HRFT battle (O-D18)")
+    proposal: BattleResult | None = Field(default=None, description="its result (O-D19)")
 
 
 class OrbitsState(BaseModel):
