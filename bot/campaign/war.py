@@ -22,8 +22,6 @@ from bot.campaign.steps import Mail, StepEngine
 from bot.errors import InvalidInput, InvalidState
 from bot.rules import registry
 from bot.rules.base import GM_SEAT, Outcome, Request, Seat
-from bot.rules.ftcamp import war as war_rules
-from bot.rules.ftcamp.model import State as FtcampState
 from storage import campaigns, players
 from storage import events as event_log
 from storage import outbox as outbox_repo
@@ -38,23 +36,26 @@ MAX_NAME = 80
 class War(Links, StepEngine):
     async def open_battle(self, actor: Actor, guild_id: int, channel_id: int, name: str,
                           parent_id: int, ref: str) -> CampaignInfo:
-        """The parent's GM opens an FTCamp battle in a thread: the HRFT campaign, one seat per
-        FTCamp player with craft in it (the member holding that seat now), started, its
-        craft brought in. One transaction: a refusal or a failure leaves no battle."""
+        """The parent's GM opens one of its battles in a thread: the HRFT campaign, one seat
+        per side of the parent's battle (the member holding that seat now), started with
+        its craft (FTCamp) or its sides' forces to muster (Orbits), and the parent's battle
+        marked as fought there. One transaction: a refusal or a failure leaves no battle."""
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
         parent = await self._parent(parent_id, ref, guild_id, actor)
         if parent is None:
             raise InvalidInput(f"'{ref.strip()}' names no battle of campaign {parent_id}; "
-                               "give its hex/sector as in the battle list, e.g. 0202/A-3.")
+                               "give it as the campaign's battle list or battle card names "
+                               "it, e.g. 0202/A-3 or Orbit 2.")
         pctx = await self._load(self.db, parent_id)
-        if isinstance(pctx.state, FtcampState) and war_rules.settled(pctx.state,
-                                                                     parent.battle_id):
-            raise InvalidState(f"Battle {parent.battle_id} no longer waits for a result (it "
-                               "has one, or the GM closed it); there is nothing to fight.")
         names = {p.seat: p.name for p in pctx.players if p.active}
-        owners = list(dict.fromkeys(e["owner"] for e in parent.roster if e["owner"] in names))
+        unseated = [f["label"] for f in parent.forces if f["owner"] not in names]
+        if unseated:
+            raise InvalidState(f"{', '.join(unseated)}: nobody holds that seat of "
+                               f"**{pctx.row.name}** now, so the battle cannot be fought in a "
+                               "thread.")
+        owners = [o for o in parent.owners if o in names]
         rules = registry.get(BATTLE_RULES)
         if not rules.min_seats <= len(owners) <= rules.max_seats:
             raise InvalidState(f"Battle {parent.battle_id} needs {rules.min_seats} to "
@@ -63,6 +64,8 @@ class War(Links, StepEngine):
         seat_of = {owner: i for i, owner in enumerate(owners, start=1)}
         roster = [{**{k: v for k, v in e.items() if k != "owner"},
                    "seat": seat_of.get(e["owner"], 0)} for e in parent.roster]
+        forces = [{**{k: v for k, v in f.items() if k != "owner"},
+                   "seat": seat_of[f["owner"]]} for f in parent.forces]
         now = self._now()
         try:
             async with self.db.transaction() as tx:
@@ -77,7 +80,11 @@ class War(Links, StepEngine):
                                       now)
                 ctx = await self._load(tx, campaign_id)
                 fx = Effects(now=now)
-                await self._start_with_roster(tx, ctx, fx, roster)
+                if forces:  # O-D17: each side musters its ships within its budget
+                    await self._start_with_roster(tx, ctx, fx, roster, forces=forces)
+                else:
+                    await self._start_with_roster(tx, ctx, fx, roster)
+                await self._link_parent(tx, fx, parent_id, parent.battle_id, name)
                 await event_log.append(tx, campaign_id, fx.events)
                 await outbox_repo.enqueue(tx, fx.messages, fx.now)
                 await campaigns.save(tx, ctx.row, fx.now, state_changed=True)
@@ -87,9 +94,25 @@ class War(Links, StepEngine):
             raise InvalidState("This thread already has a campaign that is not over.") from None
         ctx.row.version += 1
         self._cache.pop(campaign_id, None)  # loaded fresh on its next intent
+        self._cache.pop(parent_id, None)
         if self._wake is not None:
             self._wake()
         return campaign_info(ctx.row, ctx.players)
+
+    async def _link_parent(self, tx: Tx, fx: Effects, parent_id: int, ref: str,
+                           name: str) -> None:
+        """O-D18: the parent marks its battle as fought in this thread (its rule set's
+        ``link_battle`` hook, when it has one), saved in the caller's transaction."""
+        pctx = await self._load(tx, parent_id)
+        link = getattr(pctx.ruleset, "link_battle", None)
+        if link is None or pctx.state is None:
+            return
+        pfx = Effects(now=fx.now)
+        await self._apply(tx, pctx, pfx, link(pctx.state, ref, name), closes_step=False,
+                          answered=None)
+        await event_log.append(tx, pctx.row.id, pfx.events)
+        fx.messages.extend(pfx.messages)
+        await campaigns.save(tx, pctx.row, fx.now, state_changed=True)
 
     async def begin_battle(self, actor: Actor, channel_id: int) -> CampaignInfo:
         """GM: starts a battle created in setup (players joined themselves) and brings in its

@@ -136,7 +136,7 @@ def link_spec(state: OrbitsState, ref: str) -> dict[str, Any] | None:
                            f"({b.linked}).")
     o = state.options
     forces: list[dict[str, Any]] = []
-    lines = [f"Battle at {where}, turn {state.turn}: each side picks ships within its budget "
+    lines = [f"battle at {where}, turn {state.turn}: each side picks ships within its budget "
              "(MASS) and largest size class."]
     for s in b.sides:
         total, size = battle_force(b.forces[s], o.size_class_cap)
