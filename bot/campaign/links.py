@@ -23,6 +23,7 @@ class BattleLink:
 
     lines: list[str]
     players: list[int] = field(default_factory=list)
+    muster: bool = False  # the sides pick their ships within a budget (O-D17)
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class Links(ServiceCore):
         if parent is None:
             return None
         players = sorted({parent.users.get(o, 0) for o in parent.owners} - {0})
-        return BattleLink(parent.preview(), players)
+        return BattleLink(parent.preview(), players, muster=bool(parent.forces))
 
     async def _parent(self, parent_id: int, ref: str, guild_id: int,
                       actor: Actor) -> _Parent | None:
