@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.campaign.core import Ctx, ServiceCore, campaign_info
 from bot.campaign.models import Actor, CampaignInfo
-from bot.errors import InvalidInput, NotFound, PermissionDenied
+from bot.errors import InvalidInput, NotFound, PermissionDenied, UserError
 from storage import listing
 
 MAX_ENDED_PARENTS = 10
@@ -102,12 +102,18 @@ class Links(ServiceCore):
         hook = getattr(ctx.ruleset, "battle_link", None)
         if hook is None or ctx.state is None or not ref.strip():
             return None
-        spec = hook(ctx.state, ref)
+        denied = PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
+                                  "brings in its forces.")
+        try:
+            spec = hook(ctx.state, ref)
+        except UserError:
+            if not ctx.is_gm(actor):  # a refusal would tell about the battle: the GM's
+                raise denied from None
+            raise
         if spec is None:
             return None  # a free description of the battle, as for any parent
         if not ctx.is_gm(actor):
-            raise PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
-                                   "brings in its forces.")
+            raise denied
         users = {p.seat: p.user_id for p in ctx.players if p.active}
         return _Parent(ctx.row.name, spec["ref"], list(spec.get("owners", [])), users,
                        list(spec.get("lines", [])), list(spec.get("roster", [])),
