@@ -149,9 +149,12 @@ class OrbitsRuleset:
         return Outcome(state=done[0], events=done[1]) if done is not None else None
 
     def demo_battles(self, state: Any) -> list[str]:
-        """The battles a demo fights in HRFT: the current one, when it may be (O-D17)."""
+        """The battles a demo fights in HRFT: the current one, when it may be (O-D17) and
+        the campaign set points_per_value (the demo's switch: a group fighting its battles
+        in HRFT sets it, O-D17; with 1 the demo reports battles as before)."""
         st = OrbitsState.model_validate(state)
-        if st.phase != "battle_report" or st.battle_index >= len(st.battles):
+        if (st.options.points_per_value == 1 or st.phase != "battle_report"
+                or st.battle_index >= len(st.battles)):
             return []
         b = st.battles[st.battle_index]
         mine = war.ref_of(st, b)
