@@ -26,6 +26,7 @@ from bot.rules.orbits import embeds as shown
 from bot.rules.orbits.battle import battle_force, check_discard, propose_discard
 from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.flow import next_turn
+from bot.rules.orbits.forces import battle_commands
 from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
 from bot.rules.words import count_of, plural
 
@@ -50,7 +51,6 @@ def open_battles(state: OrbitsState, events: list[Event]) -> None:
     state.battle_index = 0
     if state.battles:
         state.phase = "battle_report"
-        from bot.rules.orbits.war import battle_commands  # war builds on this module
         events.extend(battle_commands(state))
     else:
         next_turn(state, events, open_battles)

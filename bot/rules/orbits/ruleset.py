@@ -11,6 +11,7 @@ from bot.rules.base import GM_SEAT, Dice, Event, Outcome, Request, Seat, StepNam
 from bot.rules.orbits import war
 from bot.rules.orbits.battles import battle_requests, check_sealed, open_battles, resolve_battle
 from bot.rules.orbits.flow import begin_turn, new_game, settle
+from bot.rules.orbits.forces import fits
 from bot.rules.orbits.options import OrbitsOptions
 from bot.rules.orbits.scripted import OrbitsScriptedPlayer, scripted_player
 from bot.rules.orbits.state import OrbitsState
@@ -158,7 +159,7 @@ class OrbitsRuleset:
             return []
         b = st.battles[st.battle_index]
         mine = war.ref_of(st, b)
-        return [mine] if mine in war.refs(st) and war.fits(st, b) else []
+        return [mine] if mine in war.refs(st) and fits(st, b) else []
 
     def scripted_player(self, seat: int) -> OrbitsScriptedPlayer:
         return scripted_player(seat)

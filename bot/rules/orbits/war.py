@@ -10,7 +10,6 @@ path (``battles._accept``).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
@@ -21,9 +20,9 @@ from bot.rules.orbits import battles as B
 from bot.rules.orbits import cards as C
 from bot.rules.orbits.battle import battle_force
 from bot.rules.orbits.events import public, to_gm
+from bot.rules.orbits.forces import MAX_CLASS, budget_problem
 from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
 
-MAX_CLASS = 5  # the HRFT muster's largest size class (O-D17)
 _TURN = re.compile(r"^(.*?)[\s,;]*\bturn\s*(\d+)$")
 
 
@@ -40,15 +39,6 @@ class HrftCraft(BaseModel):
 class HrftResult(BaseModel):
     craft: list[HrftCraft] = Field(default_factory=list)
     defeated: list[str] = Field(default_factory=list)
-
-
-@lru_cache(maxsize=1)
-def smallest_design() -> tuple[str, int]:
-    """(name, MASS) of the smallest sample design: a budget below it buys nothing (O-D17)."""
-    from bot.rules.hrft.samples import SAMPLE_KEYS, sample_ship
-    ships = [sample_ship(k) for k in SAMPLE_KEYS]
-    small = min(ships, key=lambda s: (s.mass, s.name))
-    return small.name, small.mass
 
 
 # --- which battle a reference names -------------------------------------------------------
@@ -100,20 +90,6 @@ def refs(state: OrbitsState) -> list[str]:
 # --- opening: the forces of each side (O-D17) -------------------------------------------
 
 
-def _budget_problem(state: OrbitsState, seat: int, total: int, budget: int) -> str | None:
-    name, mass = smallest_design()
-    if budget >= mass:
-        return None
-    ppv = state.options.points_per_value
-    need = -(-mass // max(total, 1))
-    return (f"{state.name(seat)}'s budget is {budget} MASS ({total} card value × "
-            f"points_per_value {ppv}), less than the smallest sample design ({name}, "
-            f"{mass} MASS). The campaign option points_per_value sets the budget; it can only "
-            "be changed before a campaign starts, so fight this battle at the table and report "
-            f"it as usual (a new campaign could set points_per_value to {max(need, 10)} or "
-            "more).")
-
-
 def link_spec(state: OrbitsState, ref: str) -> dict[str, Any] | None:
     """What an HRFT battle for ``ref`` gets (O-D17): one force per side (the Orbits seat as
     its side key, its budget in MASS and its size-class cap) and preview lines. None when
@@ -141,7 +117,7 @@ def link_spec(state: OrbitsState, ref: str) -> dict[str, Any] | None:
     for s in b.sides:
         total, size = battle_force(b.forces[s], o.size_class_cap)
         budget = total * o.points_per_value
-        why = _budget_problem(state, s, total, budget)
+        why = budget_problem(state, s, total, budget)
         if why:
             raise InvalidState(why)
         label = f"{state.name(s)}'s fleet at {where}"[:80]
@@ -291,26 +267,3 @@ def resolve_gm(state: OrbitsState, actions: dict[int, dict[str, Any]],
         B.accept(state, b, b.proposal, events, how="fought in its thread, confirmed by the GM")
     else:
         B.accept(state, b, B.read_report(state, b, action), events, how="entered by the GM")
-
-
-def fits(state: OrbitsState, b: Battle) -> bool:
-    """Whether every side's budget buys the smallest sample design (O-D17)."""
-    o = state.options
-    for s in b.sides:
-        total = battle_force(b.forces[s], o.size_class_cap)[0]
-        if _budget_problem(state, s, total, total * o.points_per_value) is not None:
-            return False
-    return True
-
-
-def battle_commands(state: OrbitsState) -> list[Event]:
-    """For the GM (a DM): the command that opens each battle of the turn in its own HRFT
-    thread, for the battles whose budgets buy a ship (O-D17); nothing when none does."""
-    fit = [state.area_label(b.area) for b in state.battles if fits(state, b)]
-    if not fit:
-        return []
-    lines = ["GM: to fight a battle of this turn in its own thread (High Resolution Full "
-             "Thrust), run this in the campaign's channel (for parent, pick this campaign "
-             "from the list):"]
-    lines += [f"`/battle start parent:<this campaign> ref:{where}`" for where in fit]
-    return [to_gm("battle_commands", "\n".join(lines))]

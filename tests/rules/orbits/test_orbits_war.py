@@ -10,6 +10,7 @@ from bot.errors import InvalidInput, InvalidState, RulesError
 from bot.rules.base import GM_SEAT
 from bot.rules.dice import ScriptedDice
 from bot.rules.orbits import RULESET
+from bot.rules.orbits import forces as F
 from bot.rules.orbits import war as W
 from bot.rules.orbits.state import OrbitsState
 
@@ -58,12 +59,12 @@ def test_od17_forces_budget_in_mass_and_size_class() -> None:
          "max_class": 3}]
     assert RULESET.battle_refs(state) == [spec["ref"]]
     # the size-class cap of the muster is 5 however high the campaign's cap (O-D17)
-    assert W.MAX_CLASS == 5
+    assert F.MAX_CLASS == 5
 
 
 def test_od17_budget_below_the_smallest_design_is_refused_with_the_setting() -> None:
     state = battle(points_per_value=1).state
-    name, mass = W.smallest_design()
+    name, mass = F.smallest_design()
     with pytest.raises(InvalidState) as err:
         RULESET.battle_link(state, "Orbit 1")
     text = err.value.message
