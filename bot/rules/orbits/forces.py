@@ -12,6 +12,12 @@ from bot.rules.orbits.events import to_gm
 from bot.rules.orbits.state import Battle, OrbitsState
 
 MAX_CLASS = 5  # the HRFT muster's largest size class (O-D17)
+MAX_BUDGET = 100_000  # the HRFT muster's largest budget (MASS); the ship limit binds first
+
+
+def budget_of(state: OrbitsState, total: int) -> int:
+    """O-D17: a side's budget in MASS, its total × points_per_value."""
+    return min(MAX_BUDGET, total * state.options.points_per_value)
 
 
 @lru_cache(maxsize=1)
@@ -42,7 +48,7 @@ def fits(state: OrbitsState, b: Battle) -> bool:
     o = state.options
     for s in b.sides:
         total = battle_force(b.forces[s], o.size_class_cap)[0]
-        if budget_problem(state, s, total, total * o.points_per_value) is not None:
+        if budget_problem(state, s, total, budget_of(state, total)) is not None:
             return False
     return True
 

@@ -20,7 +20,7 @@ from bot.rules.orbits import battles as B
 from bot.rules.orbits import cards as C
 from bot.rules.orbits.battle import battle_force
 from bot.rules.orbits.events import public, to_gm
-from bot.rules.orbits.forces import MAX_CLASS, budget_problem
+from bot.rules.orbits.forces import MAX_CLASS, budget_of, budget_problem
 from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
 
 _TURN = re.compile(r"^(.*?)[\s,;]*\bturn\s*(\d+)$")
@@ -116,7 +116,7 @@ def link_spec(state: OrbitsState, ref: str) -> dict[str, Any] | None:
              "(MASS) and largest size class."]
     for s in b.sides:
         total, size = battle_force(b.forces[s], o.size_class_cap)
-        budget = total * o.points_per_value
+        budget = budget_of(state, total)
         why = budget_problem(state, s, total, budget)
         if why:
             raise InvalidState(why)
