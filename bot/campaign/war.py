@@ -21,7 +21,7 @@ from bot.campaign.settings import options_model
 from bot.campaign.steps import Mail, StepEngine
 from bot.errors import InvalidInput, InvalidState
 from bot.rules import registry
-from bot.rules.base import GM_SEAT, Outcome, Request, Seat
+from bot.rules.base import Outcome, Seat
 from storage import campaigns, players
 from storage import events as event_log
 from storage import outbox as outbox_repo
@@ -80,10 +80,8 @@ class War(Links, StepEngine):
                                       now)
                 ctx = await self._load(tx, campaign_id)
                 fx = Effects(now=now)
-                if forces:  # O-D17: each side musters its ships within its budget
-                    await self._start_with_roster(tx, ctx, fx, roster, forces=forces)
-                else:
-                    await self._start_with_roster(tx, ctx, fx, roster)
+                # O-D17: an Orbits side's force musters its ships within its budget
+                await self._start_with_roster(tx, ctx, fx, roster, forces)
                 await self._link_parent(tx, fx, parent_id, parent.battle_id, name)
                 await event_log.append(tx, campaign_id, fx.events)
                 await outbox_repo.enqueue(tx, fx.messages, fx.now)
@@ -151,19 +149,25 @@ class War(Links, StepEngine):
         return await self._mutate(campaign_id, run)
 
     async def _start_with_roster(self, tx: Tx, ctx: Ctx, fx: Effects,
-                                 roster: list[dict[str, Any]]) -> None:
-        """Starts the battle and, when it has a roster, brings it in as the GM's action
-        (H-D29) within the caller's transaction."""
+                                 roster: list[dict[str, Any]],
+                                 forces: list[dict[str, Any]] | None = None) -> None:
+        """Starts the battle and, when it has a roster or forces, takes them in (the rule
+        set's ``take_in``, H-D28/H-D35) within the caller's transaction, as the GM's. Both
+        are one outcome applied once: the players get the first real step's panels (setup,
+        or the muster of H-D36), never a setup panel already stale, and there is no undo
+        point at which the battle stands without its craft."""
         rules = ctx.ruleset
         seats = [Seat(number=p.seat, name=p.name) for p in ctx.players]
         outcome = rules.start(options_model(rules, ctx.row.options), seats,
                               self._dice(ctx, "start"))
+        take_in = getattr(rules, "take_in", None)
+        if (roster or forces) and take_in is not None:
+            taken: Outcome = take_in(outcome.state, {"roster": roster, "forces": forces or []})
+            outcome = Outcome(state=taken.state, events=[*outcome.events, *taken.events],
+                              finished=taken.finished)
         ctx.row.status = "running"
         mail = Mail(public=[f"**{ctx.row.name}** begins ({rules.title})."])
         await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
-        if roster:
-            gm = Request(seat=GM_SEAT, kind="open", step="gm", prompt="GM", actions=[])
-            await self._act(tx, ctx, fx, gm, {"type": "bring_in", "roster": roster})
 
     # --- the result goes back to the parent -------------------------------------------
 
