@@ -92,21 +92,32 @@ async def test_od17_to_od20_orbits_battle_from_its_card_to_the_next_turn(
     gm_panel = panel(w.gm)
     assert "being fought in its own thread" in gm_panel.content, gm_panel.content
     assert "fought in its own thread" in public_text(w.other_chan)
+    pending = (await simcord_bot.service.snapshot(1)).pending
+    assert [r.seat for r in pending] == [0]  # the GM alone; no step asks nobody
 
     await muster_and_concede(w, thread)
 
     # The losses come back to the campaign's GM as a result to confirm.
     gm_panel = panel(w.gm)
     assert "Proposed result" in gm_panel.content, gm_panel.content
-    assert "Bob lost" in gm_panel.content
+    # a Kestrel (24 MASS) destroyed: 3 card values at 10 MASS each, rounded up (O-D19)
+    assert "alice lost 0 points; bob lost 30 points; defeated: bob" in gm_panel.content
     assert {"Confirm this result", "Edit the result"} <= set(labels(gm_panel))
     await act(w.gm, "Confirm this result")
     await w.env.settle()
     channel = public_text(w.other_chan)
     assert "fought in its thread, confirmed by the GM" in channel
-    assert "Bob discards" in channel
+    # Bob discards cards worth at least 3 (the proposal, pre-filled: 3♠); Alice lost nothing
+    discard = panel(w.bob)
+    assert "discard fleet cards worth at least 3" in discard.content, discard.content
+    await act(w.bob, "Discard")
+    await w.env.settle()
+    channel = public_text(w.other_chan)
+    assert "bob discards 3♠" in channel
+    assert "remaining fleet card at Orbit 1 flips face down" in channel
     # the next turn opens (O-16): its transit asks a player again
     state = (await simcord_bot.service.snapshot(1)).state
+    assert state.discards[2] == ["3S"] and state.discards[1] == []
     assert state.turn == 2 and state.phase in ("transit", "deployment")
     assert "Turn 2" in channel
 
@@ -119,8 +130,23 @@ async def muster_and_concede(w: World, thread) -> None:
         assert "secret until every side has chosen" in muster.content, muster.content
         await act(member, "Field these ships")
         await w.env.settle()
+        if member is w.alice:  # her picks are not shown before Bob has chosen
+            assert not any("Jackal" in t for t in texts(thread))
     log = "\n".join(texts(thread))
-    assert "alice" in log.lower()
-    await act(w.bob, "Concede")
+    assert "The sides have chosen their ships" in log and "Jackal" in log
+    for _ in range(6):  # the sides write their orders (the defaults) up to a step with Concede
+        if "Concede" in labels(panel(w.bob)):
+            break
+        for member in (w.alice, w.bob):
+            if "Submit" in labels(panel(member)):
+                await member.user.click(panel(member), label="Submit")
+        await w.env.settle()
+    # The GM's own damage (a mine field) wrecks one of Bob's Kestrels; then Bob concedes.
+    hit = await w.gm.slash(thread, "battle damage", target="2a", kind="enveloping", arc="F",
+                           points="30", source="mine field")
+    assert hit.ephemeral, said(hit)
+    await w.env.settle()
+    await w.bob.user.click(panel(w.bob), label="Concede")
+    await w.bob.user.click(panel(w.bob), label="Confirm: Concede")
     await w.env.settle()
     assert any("concedes" in t for t in texts(thread))
