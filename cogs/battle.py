@@ -81,7 +81,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         name="A name for the battle (also the thread's name)",
         parent="Optional: the campaign this battle resolves (it hears the result); pick it "
                "from the list",
-        ref="Optional: which battle of that campaign, e.g. 'Sector 4, turn 3'",
+        ref="Optional: which battle of that campaign (pick it from the list), e.g. 0202/A-3 "
+            "or Orbit 2",
     )
     async def start(
         self, interaction: discord.Interaction, name: str = "HRFT battle",
@@ -128,8 +129,12 @@ class BattleCog(commands.GroupCog, group_name="battle"):
             lines = [f"**{info.name}**: High Resolution Full Thrust battle of campaign "
                      f"{parent_id}, GM {interaction.user.mention}. Sides: "
                      + ", ".join(f"<@{s.user_id}>" for s in info.seats)
-                     + ". Your craft are in: add any others (`/battle add`), then `/battle "
-                       "ready`. The result goes back to the campaign's GM to confirm."]
+                     + (". Each side picks its ships within its budget in its DM panel; the "
+                        "picks stay secret until every side has chosen."
+                        if linked.muster else
+                        ". Your craft are in: add any others (`/battle add`), then `/battle "
+                        "ready`.")
+                     + " The result goes back to the campaign's GM to confirm."]
         else:
             lines = [f"**{info.name}**: High Resolution Full Thrust battle, GM "
                      f"{interaction.user.mention}.\nPlayers: `/battle join` here. GM: `/battle "
@@ -157,6 +162,24 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                                               100),
                                     value=str(c.id))
                 for c in mine if typed in c.name.lower() or typed == str(c.id)][:25]
+
+    @start.autocomplete("ref")
+    async def ref_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The chosen parent's battles that wait to be fought (its battle list or battle
+        cards), for its GM; nothing for anyone else."""
+        parent = _filled(interaction, "parent").strip()
+        if interaction.guild is None or not parent:
+            return []
+        service, actor = service_of(interaction), actor_of(interaction)
+        try:
+            parent_id = await service.parent_id(actor, interaction.guild.id, parent)
+            refs = await service.battle_refs(actor, interaction.guild.id, parent_id)
+        except UserError:
+            return []
+        typed = current.strip().lower()
+        return _choices([(clip(r, 100), r[:100]) for r in refs if typed in r.lower()][:25])
 
     @app_commands.command(description="Take a seat in this thread's battle")
     async def join(self, interaction: discord.Interaction) -> None:

@@ -1,5 +1,6 @@
-"""An HRFT battle that fights a battle of an FTCamp campaign (H-D28): the link is checked and
-the roster built here, from the parent's full state, so the /battle cog never reads it."""
+"""An HRFT battle that fights a battle of a parent campaign (H-D28, E-D36, O-D17): the
+parent's rule set answers through its war hooks (``battle_link``, ``battle_refs``,
+``link_battle``), so neither the service nor the /battle cog reads a parent's state."""
 
 from __future__ import annotations
 
@@ -8,45 +9,36 @@ from typing import Any
 
 from bot.campaign.core import Ctx, ServiceCore, campaign_info
 from bot.campaign.models import Actor, CampaignInfo
-from bot.errors import InvalidInput, NotFound, PermissionDenied
-from bot.rules.ftcamp.model import State as FtcampState
-from bot.rules.hrft.gm import design_problem
-from bot.rules.hrft.link import battle_ids, find_battle, linked_craft, looks_like_battle
+from bot.errors import InvalidInput, NotFound, PermissionDenied, UserError
 from storage import listing
 
 MAX_ENDED_PARENTS = 10
+MAX_REFS = 25  # one autocomplete list
 
 
 @dataclass(frozen=True)
 class BattleLink:
-    """What ``/battle start`` may say about the FTCamp battle it fights: preview lines for
-    the thread, and the Discord users who own craft in it (to invite them)."""
+    """What ``/battle start`` may say about the parent's battle it fights: preview lines for
+    the thread, and the Discord users who fight in it (to invite them)."""
 
     lines: list[str]
     players: list[int] = field(default_factory=list)
+    muster: bool = False  # the sides pick their ships within a budget (O-D17)
 
 
 @dataclass(frozen=True)
 class _Parent:
     name: str
-    battle_id: str
-    round: int
-    roster: list[dict[str, Any]]
-    users: dict[int, int]  # FTCamp owner seat -> Discord user id (active seats only)
+    battle_id: str  # the parent's own reference of the battle (kept as ``parent_ref``)
+    owners: list[int]  # the parent's seats that fight, in battle seat order
+    users: dict[int, int]  # parent seat -> Discord user id (active seats only)
+    lines: list[str]
+    roster: list[dict[str, Any]] = field(default_factory=list)  # FTCamp craft
+    forces: list[dict[str, Any]] = field(default_factory=list)  # Orbits sides (O-D17)
 
     def preview(self) -> list[str]:
-        """What comes in at /battle begin, what does not and why."""
-        coming, not_in = [], []
-        for e in self.roster:
-            why = design_problem(e["design"])
-            if why:
-                not_in.append(f"not brought in: {e['craft']} ({why})")
-            else:
-                coming.append(f"{e['craft']} ({e['design']}, {e['player']})")
-        lines = [f"From **{self.name}**, battle {self.battle_id} (round {self.round}): "
-                 + (", ".join(coming) + " come in at `/battle begin`." if coming
-                    else "no craft names a sample design.")]
-        return lines + not_in
+        return [f"From **{self.name}**, {self.lines[0]}", *self.lines[1:]] if self.lines \
+            else [f"From **{self.name}**."]
 
 
 class Links(ServiceCore):
@@ -75,16 +67,29 @@ class Links(ServiceCore):
         raise InvalidInput(f"No campaign of yours on this server is called '{typed[:80]}'. "
                            f"Pick the parent from the list (yours: {known}).")
 
+    async def battle_refs(self, actor: Actor, guild_id: int, parent_id: int) -> list[str]:
+        """``/battle start ref:`` autocomplete: the parent's battles that wait to be fought,
+        for its GM (an admin) only; nothing for anyone else or a parent without battles."""
+        try:
+            ctx = await self._load(self.db, parent_id)
+        except NotFound:
+            return []
+        refs = getattr(ctx.ruleset, "battle_refs", None)
+        if (refs is None or ctx.state is None or ctx.row.guild_id != guild_id
+                or not ctx.is_gm(actor)):
+            return []
+        return list(refs(ctx.state))[:MAX_REFS]
+
     async def battle_link(self, actor: Actor, guild_id: int, parent_id: int,
                           ref: str) -> BattleLink | None:
         """Checks a battle's parent reference before anything is created; None when the
-        parent is not FTCamp or ``ref`` is a free description. Only the parent's GM (or an
-        admin) may bring its craft in: the roster names every craft of both sides."""
+        parent has no battles to link or ``ref`` is a free description. Only the parent's
+        GM (or an admin) may link: the link names every side's forces."""
         parent = await self._parent(parent_id, ref, guild_id, actor)
         if parent is None:
             return None
-        players = sorted({parent.users.get(e["owner"], 0) for e in parent.roster} - {0})
-        return BattleLink(parent.preview(), players)
+        players = sorted({parent.users.get(o, 0) for o in parent.owners} - {0})
+        return BattleLink(parent.preview(), players, muster=bool(parent.forces))
 
     async def _parent(self, parent_id: int, ref: str, guild_id: int,
                       actor: Actor) -> _Parent | None:
@@ -94,21 +99,22 @@ class Links(ServiceCore):
             ctx = None
         if ctx is None or ctx.row.guild_id != guild_id:
             raise NotFound(f"There is no parent campaign with id {parent_id} on this server.")
-        if not isinstance(ctx.state, FtcampState) or not ref.strip():
+        hook = getattr(ctx.ruleset, "battle_link", None)
+        if hook is None or ctx.state is None or not ref.strip():
             return None
-        found = find_battle(ctx.state, ref)
-        if found is None:
-            if not looks_like_battle(ref):
-                return None  # a free description of the battle, as for any parent
-            known = ", ".join(battle_ids(ctx.state)) or "none yet"
-            raise InvalidInput(f"Campaign {parent_id} has no battle '{ref.strip()}'. Battles "
-                               f"of its latest battle lists (hex/sector): {known}.")
+        denied = PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
+                                  "brings in its forces.")
+        try:
+            spec = hook(ctx.state, ref)
+        except UserError:
+            if not ctx.is_gm(actor):  # a refusal would tell about the battle: the GM's
+                raise denied from None
+            raise
+        if spec is None:
+            return None  # a free description of the battle, as for any parent
         if not ctx.is_gm(actor):
-            raise PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
-                                   "brings in its craft.")
-        round_no, battle = found
+            raise denied
         users = {p.seat: p.user_id for p in ctx.players if p.active}
-        roster = [{"craft": c.craft, "group": c.group, "seat": 0, "player": c.owner_name,
-                   "design": c.design, "owner": c.owner}
-                  for c in linked_craft(ctx.state, battle)]
-        return _Parent(ctx.row.name, battle.id, round_no, roster, users)
+        return _Parent(ctx.row.name, spec["ref"], list(spec.get("owners", [])), users,
+                       list(spec.get("lines", [])), list(spec.get("roster", [])),
+                       list(spec.get("forces", [])))

@@ -22,9 +22,7 @@ from bot.campaign.settings import options_model
 from bot.campaign.steps import Mail, StepEngine
 from bot.errors import InvalidInput, InvalidState
 from bot.rules import registry
-from bot.rules.base import GM_SEAT, Outcome, Request, Seat
-from bot.rules.ftcamp import war as war_rules
-from bot.rules.ftcamp.model import State as FtcampState
+from bot.rules.base import Outcome, Seat
 from storage import campaigns, players
 from storage import events as event_log
 from storage import outbox as outbox_repo
@@ -39,23 +37,26 @@ MAX_NAME = 80
 class War(Links, StepEngine):
     async def open_battle(self, actor: Actor, guild_id: int, channel_id: int, name: str,
                           parent_id: int, ref: str) -> CampaignInfo:
-        """The parent's GM opens an FTCamp battle in a thread: the HRFT campaign, one seat per
-        FTCamp player with craft in it (the member holding that seat now), started, its
-        craft brought in. One transaction: a refusal or a failure leaves no battle."""
+        """The parent's GM opens one of its battles in a thread: the HRFT campaign, one seat
+        per side of the parent's battle (the member holding that seat now), started with
+        its craft (FTCamp) or its sides' forces to muster (Orbits), and the parent's battle
+        marked as fought there. One transaction: a refusal or a failure leaves no battle."""
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
         parent = await self._parent(parent_id, ref, guild_id, actor)
         if parent is None:
             raise InvalidInput(f"'{ref.strip()}' names no battle of campaign {parent_id}; "
-                               "give its hex/sector as in the battle list, e.g. 0202/A-3.")
+                               "give it as the campaign's battle list or battle card names "
+                               "it, e.g. 0202/A-3 or Orbit 2.")
         pctx = await self._load(self.db, parent_id)
-        if isinstance(pctx.state, FtcampState) and war_rules.settled(pctx.state,
-                                                                     parent.battle_id):
-            raise InvalidState(f"Battle {parent.battle_id} no longer waits for a result (it "
-                               "has one, or the GM closed it); there is nothing to fight.")
         names = {p.seat: p.name for p in pctx.players if p.active}
-        owners = list(dict.fromkeys(e["owner"] for e in parent.roster if e["owner"] in names))
+        unseated = [f["label"] for f in parent.forces if f["owner"] not in names]
+        if unseated:
+            raise InvalidState(f"{', '.join(unseated)}: nobody holds that seat of "
+                               f"**{pctx.row.name}** now, so the battle cannot be fought in a "
+                               "thread.")
+        owners = [o for o in parent.owners if o in names]
         rules = registry.get(BATTLE_RULES)
         if not rules.min_seats <= len(owners) <= rules.max_seats:
             raise InvalidState(f"Battle {parent.battle_id} needs {rules.min_seats} to "
@@ -64,6 +65,8 @@ class War(Links, StepEngine):
         seat_of = {owner: i for i, owner in enumerate(owners, start=1)}
         roster = [{**{k: v for k, v in e.items() if k != "owner"},
                    "seat": seat_of.get(e["owner"], 0)} for e in parent.roster]
+        forces = [{**{k: v for k, v in f.items() if k != "owner"},
+                   "seat": seat_of[f["owner"]]} for f in parent.forces]
         now = self._now()
         try:
             async with self.db.transaction() as tx:
@@ -78,7 +81,9 @@ class War(Links, StepEngine):
                                       now)
                 ctx = await self._load(tx, campaign_id)
                 fx = Effects(now=now)
-                await self._start_with_roster(tx, ctx, fx, roster)
+                # O-D17: an Orbits side's force musters its ships within its budget
+                await self._start_with_roster(tx, ctx, fx, roster, forces)
+                await self._link_parent(tx, fx, parent_id, parent.battle_id, name)
                 await event_log.append(tx, campaign_id, fx.events)
                 await outbox_repo.enqueue(tx, fx.messages, fx.now)
                 await campaigns.save(tx, ctx.row, fx.now, state_changed=True)
@@ -88,9 +93,25 @@ class War(Links, StepEngine):
             raise InvalidState("This thread already has a campaign that is not over.") from None
         ctx.row.version += 1
         self._cache.pop(campaign_id, None)  # loaded fresh on its next intent
+        self._cache.pop(parent_id, None)
         if self._wake is not None:
             self._wake()
         return campaign_info(ctx.row, ctx.players)
+
+    async def _link_parent(self, tx: Tx, fx: Effects, parent_id: int, ref: str,
+                           name: str) -> None:
+        """O-D18: the parent marks its battle as fought in this thread (its rule set's
+        ``link_battle`` hook, when it has one), saved in the caller's transaction."""
+        pctx = await self._load(tx, parent_id)
+        link = getattr(pctx.ruleset, "link_battle", None)
+        if link is None or pctx.state is None:
+            return
+        pfx = Effects(now=fx.now)
+        await self._apply(tx, pctx, pfx, link(pctx.state, ref, name), closes_step=False,
+                          answered=None)
+        await event_log.append(tx, pctx.row.id, pfx.events)
+        fx.messages.extend(pfx.messages)
+        await campaigns.save(tx, pctx.row, fx.now, state_changed=True)
 
     async def begin_battle(self, actor: Actor, channel_id: int) -> CampaignInfo:
         """GM: starts a battle created in setup (players joined themselves) and brings in its
@@ -129,19 +150,25 @@ class War(Links, StepEngine):
         return await self._mutate(campaign_id, run)
 
     async def _start_with_roster(self, tx: Tx, ctx: Ctx, fx: Effects,
-                                 roster: list[dict[str, Any]]) -> None:
-        """Starts the battle and, when it has a roster, brings it in as the GM's action
-        (H-D29) within the caller's transaction."""
+                                 roster: list[dict[str, Any]],
+                                 forces: list[dict[str, Any]] | None = None) -> None:
+        """Starts the battle and, when it has a roster or forces, takes them in (the rule
+        set's ``take_in``, H-D28/H-D35) within the caller's transaction, as the GM's. Both
+        are one outcome applied once: the players get the first real step's panels (setup,
+        or the muster of H-D36), never a setup panel already stale, and there is no undo
+        point at which the battle stands without its craft."""
         rules = ctx.ruleset
         seats = [Seat(number=p.seat, name=p.name) for p in ctx.players]
         outcome = rules.start(options_model(rules, ctx.row.options), seats,
                               self._dice(ctx, "start"))
+        take_in = getattr(rules, "take_in", None)
+        if (roster or forces) and take_in is not None:
+            taken: Outcome = take_in(outcome.state, {"roster": roster, "forces": forces or []})
+            outcome = Outcome(state=taken.state, events=[*outcome.events, *taken.events],
+                              finished=taken.finished)
         ctx.row.status = "running"
         mail = Mail(public=[f"**{ctx.row.name}** begins ({rules.title})."])
         await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
-        if roster:
-            gm = Request(seat=GM_SEAT, kind="open", step="gm", prompt="GM", actions=[])
-            await self._act(tx, ctx, fx, gm, {"type": "bring_in", "roster": roster})
 
     # --- the result goes back to the parent -------------------------------------------
 

@@ -200,6 +200,15 @@ class FTCampRuleset:
         """P-13: a result kept by an undo belongs to the round its battle was fought in."""
         return state.round
 
+    def battle_refs(self, state: State) -> list[str]:
+        from bot.rules.ftcamp.battle_link import battle_refs
+        return battle_refs(state)
+
+    def battle_link(self, state: State, ref: str) -> dict[str, Any] | None:
+        """H-D28: the craft an HRFT battle for ``ref`` brings in (the service's war hook)."""
+        from bot.rules.ftcamp.battle_link import battle_link
+        return battle_link(state, ref)
+
     def demo_battles(self, state: State) -> list[str]:
         """The battles a demo fights in HRFT: those of a round waiting for its results."""
         return [w.ref for w in war.open_battles(state)

@@ -15,7 +15,7 @@ __all__ = ["Block", "Ship", "System", "convert_design", "convert_fleet", "conver
 from bot.rules.hrft.ruleset import RULESET, HrftRuleset  # noqa: E402
 from bot.rules.hrft.samples import SAMPLE_KEYS, sample_ship  # noqa: E402
 from bot.rules.hrft.sequence import HrftOptions  # noqa: E402
-from bot.rules.hrft.state import BattleState, add_ship  # noqa: E402
+from bot.rules.hrft.state import BattleState, Force, add_ship  # noqa: E402
 
-__all__ += ["RULESET", "SAMPLE_KEYS", "BattleState", "HrftOptions", "HrftRuleset", "add_ship",
-            "sample_ship"]
+__all__ += ["RULESET", "SAMPLE_KEYS", "BattleState", "Force", "HrftOptions", "HrftRuleset",
+            "add_ship", "sample_ship"]

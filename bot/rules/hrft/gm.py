@@ -1,6 +1,6 @@
 """What the GM may do at any time, without being asked (H-D29): enter manual damage in an
-open step; during setup, bring in the craft of the parent campaign's battle and upload the
-designs they name (H-D28).
+open step; during setup, upload the designs that the parent campaign's waiting craft name
+(H-D28). The craft themselves come in with the start (``HrftRuleset.take_in``).
 
 The GM is never in ``pending``: nothing waits for the GM, so no step line, panel or deadline
 names them. The service offers these through ``gm_actions`` and applies them with ``act``.
@@ -8,7 +8,6 @@ names them. The service offers these through ``gm_actions`` and applies them wit
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
@@ -25,19 +24,18 @@ from bot.rules.hrft.state import BattleState, RosterCraft, add_ship
 
 MAX_ROSTER = 72  # 6 seats x 12 ships (MAX_SHIPS_PER_SEAT)
 
-BRING_IN = ActionSpec(type="bring_in", label="Bring in the campaign battle's craft", fields=[
-    InputField(name="roster", label="Craft (JSON list, built by /battle begin)", options=[])])
 ADD_DESIGN = ActionSpec(type="add_design", label="Upload designs for waiting craft", fields=[
     InputField(name="filename", label="File name", options=[]),
     InputField(name="content", label="File content", options=[])])
 
 
 def gm_actions(state: BattleState) -> list[ActionSpec]:
-    """The GM's actions now: setup -> bring_in, add_design; an open step -> damage."""
-    if state.finished or state.step in ("orders", "finished"):
+    """The GM's actions now: setup -> add_design; an open step -> damage. The craft and
+    forces of a campaign battle come in with the start (``take_in``), not as a GM action."""
+    if state.finished or state.step in ("orders", "muster", "finished"):
         return []
     if state.step == "setup":
-        return [BRING_IN, ADD_DESIGN]
+        return [ADD_DESIGN]
     return [damage_spec(state)]
 
 
@@ -53,18 +51,16 @@ def act(state: BattleState, action: dict[str, Any], dice: Dice) -> tuple[BattleS
     state = state.model_copy(deep=True)
     if kind == "damage":
         return state, [combat.manual_damage(state, GM_SEAT, action, dice)]
-    if kind == "bring_in":
-        return bring_in(state, parse_roster(action.get("roster")))
     return add_design(state, str(action.get("filename", "")), str(action.get("content", "")))
 
 
 def parse_roster(raw: Any) -> list[RosterCraft]:
+    """The ``roster`` of ``take_in``: a list of RosterCraft dicts."""
+    if not isinstance(raw, list) or len(raw) > MAX_ROSTER:
+        raise RulesError(f"The roster is a list of at most {MAX_ROSTER} craft.")
     try:
-        data = json.loads(raw) if isinstance(raw, str) else raw
-        if not isinstance(data, list) or len(data) > MAX_ROSTER:
-            raise RulesError(f"The roster is a JSON list of at most {MAX_ROSTER} craft.")
-        return [RosterCraft.model_validate(item) for item in data]
-    except (json.JSONDecodeError, ValidationError) as exc:
+        return [RosterCraft.model_validate(item) for item in raw]
+    except ValidationError as exc:
         raise RulesError(f"The roster is not a list of craft: {exc}") from None
 
 

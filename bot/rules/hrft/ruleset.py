@@ -23,7 +23,7 @@ from bot.rules.base import (
     Seat,
     StepName,
 )
-from bot.rules.hrft import combat, gm, maneuvers, orders, requests, result
+from bot.rules.hrft import combat, gm, maneuvers, muster, orders, requests, result
 from bot.rules.hrft import embeds as shown
 from bot.rules.hrft import view as views
 from bot.rules.hrft.export import fleet_file
@@ -108,20 +108,30 @@ class HrftRuleset:
                     if s.number not in state.ready]
         if state.step == "orders":
             return [orders.orders_request(state, seat) for seat in state.living_seats()]
+        if state.step == "muster":  # H-D36
+            return [muster.muster_request(state, f) for f in muster.asked(state)]
         return [requests.open_request(state, seat) for seat in self._required(state)
                 if seat not in state.ready]
 
     def check(self, state: Any, seat: int, action: dict[str, Any]) -> None:
         """Refuses illegal written orders when they are submitted, not at the reveal."""
         state = self._state(state)
+        if state.step == "muster":  # H-D36: over budget, over class, too many...
+            muster.check(state, seat, action)
+            return
         if seat not in state.living_seats():
             raise PermissionDenied(f"Seat {seat} has no ships to give orders to.")
         orders.check_orders(state, seat, action)
 
     def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
         state = self._state(state).model_copy(deep=True)
+        if state.step == "muster":
+            events = muster.resolve(state, actions)
+            self._after_muster(state, events)
+            return self._outcome(state, events)
         if state.step != "orders":
-            raise InvalidState("Only the written orders are resolved together.")
+            raise InvalidState("Only the written orders and the sides' ship choices are "
+                               "resolved together.")
         for seat, action in actions.items():
             if seat not in state.living_seats():
                 raise PermissionDenied(f"Seat {seat} has no ships to give orders to.")
@@ -141,6 +151,12 @@ class HrftRuleset:
             return self._outcome(state, gm_events)
         if state.step == "orders":
             raise InvalidState("Written orders are sealed: submit them with the orders panel.")
+        if state.step == "muster":
+            raise InvalidState("Each side chooses its ships in secret now: use the muster "
+                               "panel.")
+        if state.step == "setup" and muster.force_of(state, seat) is not None:
+            raise RulesError("Your side's ships were chosen from its budget; wait for the "
+                             "other sides to add theirs.")
         if state.step == "setup":
             return self._setup_act(state, seat, kind, action)
         sd = step_def(state.options, state.step)
@@ -167,6 +183,29 @@ class HrftRuleset:
             raise RulesError(f"'{kind}' is not possible now ({sd.title}). Allowed: "
                              f"{', '.join(allowed)}.")
         self._settle(state, dice, events)
+        return self._outcome(state, events)
+
+    def take_in(self, state: Any, linked: dict[str, Any]) -> Outcome:
+        """A parent campaign's battle comes in, once, during setup (H-D28, H-D35):
+        ``linked["roster"]`` its craft (RosterCraft dicts, brought in as named designs),
+        ``linked["forces"]`` its sides fought with a budget (Force dicts), which then choose
+        their ships in the sealed muster step (H-D36). Either may be missing or empty. The
+        service applies the Outcome as the GM's, in the transaction that starts the battle."""
+        state = self._state(state).model_copy(deep=True)
+        if state.step != "setup" or state.turn:
+            raise InvalidState("A campaign battle's craft and forces come in during setup.")
+        if state.linked:
+            raise RulesError("The campaign battle's craft were already brought in.")
+        roster = gm.parse_roster(linked.get("roster") or [])
+        forces = muster.parse_forces(state, linked.get("forces") or [])
+        events: list[Event] = []
+        if roster:
+            state, events = gm.bring_in(state, roster)
+        state.linked = True
+        if forces:
+            events += muster.begin(state, forces)
+            if state.step != "muster":  # no side affords a ship: nothing to wait for
+                self._after_muster(state, events)
         return self._outcome(state, events)
 
     def gm_actions(self, state: Any) -> list[ActionSpec]:
@@ -256,10 +295,25 @@ class HrftRuleset:
             self._enter(state, "orders", None, events)
         return Outcome(state=state, events=events)
 
+    def _after_muster(self, state: BattleState, events: list[Event]) -> None:
+        """H-D36: force seats are ready with their ships; when every seat is a force seat the
+        battle's first turn opens (as when the last seat is ready in setup), else the other
+        seats go on with setup."""
+        state.step = "setup"
+        state.ready = sorted({f.seat for f in state.forces} | set(state.ready))
+        if not all(s.number in state.ready for s in state.seats):
+            return
+        state.turn = 1
+        state.catalog = {}  # H-D34: as at the end of setup
+        if len(state.living_seats()) > 1:
+            self._enter(state, "orders", None, events)
+        else:
+            state.step = "orders"  # _outcome ends it: at most one side has ships (H-D24)
+
     def _required(self, state: BattleState) -> list[int]:
         """Seats that must say Ready in the current open step."""
         living = state.living_seats()
-        if state.step in ("setup", "orders", "finished"):
+        if state.step in ("setup", "muster", "orders", "finished"):
             return living
         if step_def(state.options, state.step).kind != "fire":
             return living
@@ -327,7 +381,7 @@ class HrftRuleset:
         a concession, or damage that takes a side's last ship out, can leave a step with
         nobody to ask (the only late firer of H-11 concedes, the GM's damage removes the one
         side not yet ready), and a step that asks nobody would never end."""
-        if state.finished or state.step in ("setup", "orders", "finished"):
+        if state.finished or state.step in ("setup", "muster", "orders", "finished"):
             return
         if all(s in state.ready for s in self._required(state)):
             self._finish_step(state, dice, events)
@@ -369,9 +423,9 @@ class HrftRuleset:
 
     def _outcome(self, state: BattleState, events: list[Event]) -> Outcome:
         """H-D24: over when at most one side has ships fighting (after a fire step)."""
-        in_fire = state.step not in ("setup", "orders", "finished") and step_def(
+        in_fire = state.step not in ("setup", "muster", "orders", "finished") and step_def(
             state.options, state.step).kind == "fire" and len(self._required(state)) > 1
-        if (not state.finished and state.step != "setup" and not in_fire
+        if (not state.finished and state.step not in ("setup", "muster") and not in_fire
                 and len(state.living_seats()) <= 1):
             living = state.living_seats()
             reason = (f"only {state.seat_name(living[0])} has ships fighting" if living

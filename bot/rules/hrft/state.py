@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from bot.errors import InvalidInput, InvalidState
 from bot.rules.base import Seat
@@ -51,6 +51,20 @@ class RosterCraft(BaseModel):
     why: str = ""
 
 
+class Force(BaseModel):
+    """One side of a parent campaign fought here with a budget instead of ships (H-D35): its
+    battle seat, the parent's key for the side, a label, the MASS it may field and the
+    largest size class (1..5) it may field."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=1)
+    side: str = Field(min_length=1, max_length=40)
+    label: str = Field(default="", max_length=80)
+    budget: int = Field(ge=0, le=100_000)
+    max_class: int = Field(ge=1, le=5)
+
+
 class BattleState(BaseModel):
     """Everything about one HRFT battle. ``next_orders`` are secret (H-11 computer)."""
 
@@ -87,6 +101,9 @@ class BattleState(BaseModel):
     catalog: dict[str, dict[str, Any]] = Field(default_factory=dict)
     # ship uid -> [group, craft] of the parent campaign it came from (H-D28, E-D36)
     origin: dict[str, list[str]] = Field(default_factory=dict)
+    # H-D35: the parent's sides fought with a budget; H-D36: ship uid -> its Force's side
+    forces: list[Force] = Field(default_factory=list)
+    mustered: dict[str, str] = Field(default_factory=dict)
 
     def seat_name(self, seat: int) -> str:
         if seat == 0:

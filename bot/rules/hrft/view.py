@@ -69,6 +69,8 @@ def ship_view(state: BattleState, ship: Ship, viewer: int | None) -> dict[str, A
 def step_info(state: BattleState) -> tuple[str, str]:
     if state.step in ("setup", "finished"):
         return "", "Setting up: add ships, then Ready" if state.step == "setup" else "Finished"
+    if state.step == "muster":  # H-D36
+        return "", "Setting up: each side chooses its ships within its budget"
     sd = step_def(state.options, state.step)
     return sd.number, sd.title
 
@@ -85,6 +87,8 @@ def view(state: BattleState, viewer: int | None) -> dict[str, Any]:
         "ships": {uid: ship_view(state, s, viewer) for uid, s in state.ships.items()},
         "initiative": {str(k): v for k, v in state.initiative.items()},
         "waiting_craft": [entry.model_dump() for entry in state.roster],  # H-D28, all public
+        # H-D35: budgets and caps are public; the picks are sealed submissions, never here
+        "forces": [force.model_dump() for force in state.forces],
     }
 
 

@@ -26,6 +26,7 @@ from bot.rules.orbits import embeds as shown
 from bot.rules.orbits.battle import battle_force, check_discard, propose_discard
 from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.flow import next_turn
+from bot.rules.orbits.forces import battle_commands
 from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
 from bot.rules.words import count_of, plural
 
@@ -50,6 +51,7 @@ def open_battles(state: OrbitsState, events: list[Event]) -> None:
     state.battle_index = 0
     if state.battles:
         state.phase = "battle_report"
+        events.extend(battle_commands(state))
     else:
         next_turn(state, events, open_battles)
 
@@ -116,6 +118,10 @@ def _losses_fields(state: OrbitsState, seat: int, total: int) -> list[InputField
     # Too wide for one menu: typed as a whole number (the panel checks the range).
     return [InputField(name=f"losses_{seat}", label=f"{name}'s losses", options=[],
                        kind="number", minimum=0, maximum=total)]
+
+
+def report_spec(state: OrbitsState, b: Battle, kind: str, label: str) -> ActionSpec:
+    return _report_spec(state, b, kind, label)
 
 
 def _report_spec(state: OrbitsState, b: Battle, kind: str, label: str) -> ActionSpec:
@@ -294,10 +300,7 @@ def resolve_battle(state: OrbitsState, actions: dict[int, dict[str, Any]],
         if action is None:
             raise InvalidState("The GM must enter the result or cancel the battle.")
         if action.get("type") == "cancel":
-            b.cancelled = True
-            events.append(public("battle_cancelled", f"The GM cancels the battle at "
-                                 f"{state.area_label(b.area)}: no losses.", area=b.area))
-            _next_battle(state, events)
+            cancel(state, b, events)
         else:
             _accept(state, b, read_report(state, b, action), events, by_gm=True)
     elif state.phase == "battle_discard":
@@ -323,6 +326,10 @@ def _resolve_reports(state: OrbitsState, b: Battle, actions: dict[int, dict[str,
     state.phase = "battle_gm"
 
 
+def describe(state: OrbitsState, r: BattleResult) -> str:
+    return _describe(state, r)
+
+
 def _describe(state: OrbitsState, r: BattleResult) -> str:
     o = state.options
     parts = [f"{state.name(s)} lost {shown.losses(o, k)}" for s, k in r.losses.items()]
@@ -330,10 +337,24 @@ def _describe(state: OrbitsState, r: BattleResult) -> str:
     return "; ".join(parts) + f"; defeated: {beaten}"
 
 
+def cancel(state: OrbitsState, b: Battle, events: list[Event]) -> None:
+    """O-16: the GM cancels the battle: no losses, nobody defeated, the next battle."""
+    b.cancelled = True
+    events.append(public("battle_cancelled", f"The GM cancels the battle at "
+                         f"{state.area_label(b.area)}: no losses.", area=b.area))
+    _next_battle(state, events)
+
+
+def accept(state: OrbitsState, b: Battle, result: BattleResult, events: list[Event],
+           how: str) -> None:
+    """A battle's result (O-15), however it was reached: the discards follow."""
+    _accept(state, b, result, events, by_gm=True, how=how)
+
+
 def _accept(state: OrbitsState, b: Battle, result: BattleResult, events: list[Event],
-            by_gm: bool) -> None:
+            by_gm: bool, how: str = "") -> None:
     b.result = result
-    how = "entered by the GM" if by_gm else "agreed"
+    how = how or ("entered by the GM" if by_gm else "agreed")
     events.append(public("battle_result", f"Battle at {state.area_label(b.area)} ({how}): "
                          f"{_describe(state, result)}.", area=b.area,
                          losses={str(k): v for k, v in result.losses.items()},

@@ -7,9 +7,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.errors import InvalidInput, InvalidState
-from bot.rules.base import Dice, Event, Outcome, Request, Seat, StepName
+from bot.rules.base import GM_SEAT, Dice, Event, Outcome, Request, Seat, StepName
+from bot.rules.orbits import war
 from bot.rules.orbits.battles import battle_requests, check_sealed, open_battles, resolve_battle
 from bot.rules.orbits.flow import begin_turn, new_game, settle
+from bot.rules.orbits.forces import fits
 from bot.rules.orbits.options import OrbitsOptions
 from bot.rules.orbits.scripted import OrbitsScriptedPlayer, scripted_player
 from bot.rules.orbits.state import OrbitsState
@@ -85,6 +87,8 @@ class OrbitsRuleset:
             return [deployment_request(st)]
         if st.phase == "finished":
             return []
+        if war.asks_gm(st):  # O-D18: a battle fought in its thread asks the GM
+            return [war.gm_request(st)]
         return battle_requests(st)
 
     def act(self, state: Any, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
@@ -102,7 +106,13 @@ class OrbitsRuleset:
             raise InvalidState("Nothing sealed is open now: act in turn instead.")
         events: list[Event] = []
         st.acted = True
-        resolve_battle(st, actions, events)
+        if war.asks_gm(st):
+            stray = set(actions) - {GM_SEAT}
+            if stray:
+                raise InvalidState(f"Seat {min(stray)} has nothing to submit in this step.")
+            war.resolve_gm(st, actions, events)
+        else:
+            resolve_battle(st, actions, events)
         return Outcome(state=st, events=events, finished=st.phase == "finished")
 
     def check(self, state: Any, seat: int, action: dict[str, Any]) -> None:
@@ -110,6 +120,9 @@ class OrbitsRuleset:
         st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
         if not st.phase.startswith("battle_"):
             raise InvalidState("Nothing sealed is open now.")
+        if war.asks_gm(st):
+            war.check_gm(st, seat, action)
+            return
         check_sealed(st, seat, action)
 
     def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
@@ -119,6 +132,34 @@ class OrbitsRuleset:
     def status(self, state: Any, viewer: int | None) -> str:
         st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
         return status_text(st, viewer)
+
+    # --- battles fought in HRFT (O-D17 to O-D20): the service's war hooks -----------------
+
+    def battle_refs(self, state: Any) -> list[str]:
+        return war.refs(OrbitsState.model_validate(state))
+
+    def battle_link(self, state: Any, ref: str) -> dict[str, Any] | None:
+        return war.link_spec(OrbitsState.model_validate(state), ref)
+
+    def link_battle(self, state: Any, ref: str, name: str) -> Outcome:
+        new, events = war.link(_state(state), ref, name)
+        return Outcome(state=new, events=events)
+
+    def propose_battle(self, state: Any, ref: str, result: dict[str, Any]) -> Outcome | None:
+        done = war.propose(_state(state), ref, result)
+        return Outcome(state=done[0], events=done[1]) if done is not None else None
+
+    def demo_battles(self, state: Any) -> list[str]:
+        """The battles a demo fights in HRFT: the current one, when it may be (O-D17) and
+        the campaign set points_per_value (the demo's switch: a group fighting its battles
+        in HRFT sets it, O-D17; with 1 the demo reports battles as before)."""
+        st = OrbitsState.model_validate(state)
+        if (st.options.points_per_value == 1 or st.phase != "battle_report"
+                or st.battle_index >= len(st.battles)):
+            return []
+        b = st.battles[st.battle_index]
+        mine = war.ref_of(st, b)
+        return [mine] if mine in war.refs(st) and fits(st, b) else []
 
     def scripted_player(self, seat: int) -> OrbitsScriptedPlayer:
         return scripted_player(seat)

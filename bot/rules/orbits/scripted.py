@@ -51,7 +51,9 @@ class OrbitsScriptedPlayer:
             return self._transit(view, request, dice)
         if step == "deployment":
             return self._deploy(view, request, dice)
-        if step.endswith("_report") or step.endswith("_gm"):
+        if _spec(request, "confirm"):  # O-D19: the GM confirms a battle's proposed result
+            return {"type": "confirm"}
+        if step.endswith(("_report", "_gm", "_linked")):
             return report_by_formula(view, request)
         if step.endswith("_discard") and request.default:
             return dict(request.default)

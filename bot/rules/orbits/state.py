@@ -56,6 +56,9 @@ class Battle(BaseModel):
     reports: dict[int, BattleResult] = Field(default_factory=dict)
     result: BattleResult | None = None
     cancelled: bool = False
+    # O-D18, O-D19: the HRFT battle that fights it, and the result that came back from it
+    linked: str | None = Field(default=None, description="fought in this HRFT battle")
+    proposal: BattleResult | None = Field(default=None, description="its proposed result")
 
 
 class OrbitsState(BaseModel):

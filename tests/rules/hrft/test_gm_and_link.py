@@ -3,11 +3,9 @@ manual damage amounts (H-D30, H-D23)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from bot.errors import InvalidInput, PermissionDenied, RulesError
+from bot.errors import InvalidInput, InvalidState, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Request, Seat
 from bot.rules.dice import ScriptedDice, SeededDice
 from bot.rules.ftcamp import State, build
@@ -46,8 +44,8 @@ def entry(craft: str, seat: int, design: str | None, player: str = "Alice") -> d
 
 
 def bring(state, roster: list[dict]):
-    return RULESET.act(state, GM_SEAT, {"type": "bring_in", "roster": json.dumps(roster)},
-                       ScriptedDice([]))
+    """The real path: the service takes the roster in with the start (``take_in``)."""
+    return RULESET.take_in(state, {"roster": roster})
 
 
 # ---------------------------------------------------------------- H-D29
@@ -55,7 +53,7 @@ def bring(state, roster: list[dict]):
 
 def test_hd29_gm_actions_depend_on_the_step_and_the_gm_is_never_pending():
     state = battle()
-    assert [s.type for s in RULESET.gm_actions(state)] == ["bring_in", "add_design"]
+    assert [s.type for s in RULESET.gm_actions(state)] == ["add_design"]
     assert all(r.seat != GM_SEAT for r in RULESET.pending(state))
     fire, _ = to_fire_step(battle())
     assert [s.type for s in RULESET.gm_actions(fire)] == ["damage"]
@@ -121,8 +119,26 @@ def test_hd28_an_uploaded_design_brings_in_the_craft_that_name_it():
 
 def test_hd28_a_bad_roster_is_refused():
     with pytest.raises(RulesError, match="not a list of craft"):
-        RULESET.act(empty_battle(), GM_SEAT, {"type": "bring_in", "roster": "{oops"},
-                    ScriptedDice([]))
+        RULESET.take_in(empty_battle(), {"roster": [{"seat": 1}]})
+    with pytest.raises(RulesError, match="a list of at most 72 craft"):
+        RULESET.take_in(empty_battle(), {"roster": "[]"})
+
+
+def test_hd28_bring_in_is_no_gm_action_any_more():
+    """The roster comes in with the start (take_in), never as JSON typed by the GM."""
+    state = empty_battle()
+    with pytest.raises(PermissionDenied, match="cannot 'bring_in' now. Allowed now: "
+                                               "add_design"):
+        RULESET.act(state, GM_SEAT, {"type": "bring_in", "roster": []}, ScriptedDice([]))
+
+
+def test_hd28_take_in_happens_once_and_only_in_setup():
+    out = bring(empty_battle(), [entry("Resolute", 1, "vanguard")])
+    with pytest.raises(RulesError, match="already brought in"):
+        RULESET.take_in(out.state, {})
+    fire, _ = to_fire_step(battle())
+    with pytest.raises(InvalidState, match="during setup"):
+        RULESET.take_in(fire, {"roster": [entry("Resolute", 1, "vanguard")]})
 
 
 def scenario() -> State:
