@@ -13,7 +13,7 @@ from bot.errors import RulesError
 from bot.rules.hrft import muster
 from storage import Database
 from storage import campaigns as campaign_rows
-from tests.campaign.conftest import ALICE, BOB, GM, GUILD, channel_texts, outbox
+from tests.campaign.conftest import ALICE, BOB, GM, GUILD, channel_texts, dms_to, outbox
 
 THREAD = 801
 FORCES = [{"seat": 1, "side": "1", "label": "Alice's fleet at Orbit 2", "budget": 120,
@@ -62,6 +62,9 @@ async def test_hd36_muster_through_the_service(service: CampaignService, db: Dat
         service_state(await campaign_rows.get(db, campaign_id))).values()]
     public = channel_texts(await outbox(db))
     assert not any(n in text for n in names for text in public)
+    # nor does Bob hear of Alice's choice (his own panel offers no Vanguard: class 2 cap)
+    assert not any("Vanguard" in m.content for m in dms_to(await outbox(db), BOB))
+    assert "Vanguard" not in (await service.status(THREAD, BOB.user_id)).text
 
     done = await service.submit(BOB, campaign_id, bob.step_no,
                                 {"type": "muster", "jackal": "1", "lynx": "1"})
