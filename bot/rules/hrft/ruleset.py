@@ -292,6 +292,7 @@ class HrftRuleset:
         if all(s.number in state.ready for s in state.seats):
             state.turn = 1
             state.catalog = {}  # H-D34: only setup adds fleets; keep the turns' state small
+            state.uploaded = {}  # H-D36: designs uploaded for the muster
             self._enter(state, "orders", None, events)
         return Outcome(state=state, events=events)
 
@@ -304,7 +305,7 @@ class HrftRuleset:
         if not all(s.number in state.ready for s in state.seats):
             return
         state.turn = 1
-        state.catalog = {}  # H-D34: as at the end of setup
+        state.catalog, state.uploaded = {}, {}  # H-D34, H-D36: as at the end of setup
         if len(state.living_seats()) > 1:
             self._enter(state, "orders", None, events)
         else:
