@@ -38,7 +38,9 @@ from bot.rules.words import plural
 SMALL_UNIT_TYPES = {"hangar", "sm_launcher", "sm_rack", "tender_bay"}
 
 HELP = """**High Resolution Full Thrust** (v1.4 on Full Thrust and Fleet Book 1)
-Ships are Fleet Book designs converted to six hull blocks around the ship. Each turn:
+Ships are Fleet Book designs converted to six hull blocks around the ship. A side that
+comes with a budget instead of ships first picks its ships in secret, within its MASS and
+size class. Each turn:
 every side writes secret orders (speed, thrust, turn, screens), then they are revealed; the
 bot announces the table steps (initiative, movement, ordnance); at the two fire steps (mid-turn
 and late) pick weapons of one ship, a target, the range and the incoming arc: the bot rolls,
@@ -196,6 +198,11 @@ class HrftRuleset:
             raise InvalidState("A campaign battle's craft and forces come in during setup.")
         if state.linked:
             raise RulesError("The campaign battle's craft were already brought in.")
+        if not isinstance(linked, dict) or set(linked) - {"roster", "forces"}:
+            extra = sorted(map(str, set(linked) - {"roster", "forces"})) \
+                if isinstance(linked, dict) else []
+            raise RulesError("A campaign battle comes in as roster and forces only"
+                             + (f", not {', '.join(extra)}." if extra else "."))
         roster = gm.parse_roster(linked.get("roster") or [])
         forces = muster.parse_forces(state, linked.get("forces") or [])
         events: list[Event] = []

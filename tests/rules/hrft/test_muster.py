@@ -74,6 +74,15 @@ def test_hd35_forces_must_name_distinct_seats_of_the_battle():
         RULESET.take_in(fresh(), {"forces": [force(1, 1, 1)] * 3})
 
 
+def test_hd35_take_in_reads_roster_and_forces_only():
+    with pytest.raises(RulesError, match="roster and forces only, not ships"):
+        RULESET.take_in(fresh(), {"forces": [], "ships": []})
+    with pytest.raises(RulesError, match="roster and forces only."):
+        RULESET.take_in(fresh(), [force(1, 10, 1)])  # type: ignore[arg-type]
+    out = RULESET.take_in(fresh(), {})
+    assert out.events == [] and out.state.linked and out.state.step == "setup"
+
+
 # ---------------------------------------------------------------- H-D36 requests
 
 
