@@ -84,6 +84,8 @@ class HrftRuleset:
     def step_name(state: Any, pending: list[Request]) -> StepName:
         """One tracker per turn: its steps follow one another."""
         st = BattleState.model_validate(state)
+        if st.step == "muster":  # H-D36: still setup (one tracker), named for what it asks
+            return StepName("setup", "Setup: each side picks its ships")
         if st.step == "setup" or st.turn == 0:
             return StepName("setup", "Setup")
         try:
@@ -96,8 +98,9 @@ class HrftRuleset:
         opts = options if isinstance(options, HrftOptions) else HrftOptions.model_validate(
             options.model_dump() if isinstance(options, BaseModel) else options)
         state = BattleState(options=opts, seats=list(seats))
-        text = ("**HRFT battle**: each side adds its ships (a Fleet Manager design or a "
-                "sample), then Ready. Battle options: " + options_text(opts) + ".")
+        # true whether the sides add ships by hand or pick them from a budget (H-D36)
+        text = ("**HRFT battle**: each side brings its ships, then the turns begin. Battle "
+                "options: " + options_text(opts) + ".")
         return Outcome(state=state, events=[Event(audience=Audience.public(), kind="setup",
                                                   text=text)])
 

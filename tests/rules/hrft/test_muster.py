@@ -108,7 +108,7 @@ def test_hd36_each_force_seat_gets_one_sealed_muster_request():
     assert [f.name for f in two.actions[0].fields] == ["jackal", "harrier", "kestrel", "lynx"]
     assert two.prompt.startswith("Bob: you may field up to 50 MASS, ships up to size class "
                                  "2 (MASS 31-60)")
-    assert RULESET.step_name(state, reqs).key == "setup"
+    assert RULESET.step_name(state, reqs) == ("setup", "Setup: each side picks its ships")
     # the GM may only add designs the sides may field (nothing else in a sealed step)
     assert [a.label for a in RULESET.gm_actions(state)] == ["Upload designs the sides may "
                                                             "field"]
