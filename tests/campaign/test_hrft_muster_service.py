@@ -13,7 +13,7 @@ from bot.errors import RulesError
 from bot.rules.hrft import muster
 from storage import Database
 from storage import campaigns as campaign_rows
-from tests.campaign.conftest import ALICE, BOB, GM, GUILD, channel_texts, outbox
+from tests.campaign.conftest import ALICE, BOB, GM, GUILD, channel_texts, dms_to, outbox
 
 THREAD = 801
 FORCES = [{"seat": 1, "side": "1", "label": "Alice's fleet at Orbit 2", "budget": 120,
@@ -62,6 +62,9 @@ async def test_hd36_muster_through_the_service(service: CampaignService, db: Dat
         service_state(await campaign_rows.get(db, campaign_id))).values()]
     public = channel_texts(await outbox(db))
     assert not any(n in text for n in names for text in public)
+    # nor does Bob hear of Alice's choice (his own panel offers no Vanguard: class 2 cap)
+    assert not any("Vanguard" in m.content for m in dms_to(await outbox(db), BOB))
+    assert "Vanguard" not in (await service.status(THREAD, BOB.user_id)).text
 
     done = await service.submit(BOB, campaign_id, bob.step_no,
                                 {"type": "muster", "jackal": "1", "lynx": "1"})
@@ -82,3 +85,36 @@ def service_state(row: Any) -> Any:
     from bot.rules.hrft import BattleState
 
     return BattleState.model_validate(row.state)
+
+
+DREAD = """
+name = "Dread"
+type_code = "DN"
+mass = 180
+hull = 40
+armour = 4
+thrust = 2
+"""
+
+
+async def test_hd36_a_gm_upload_reopens_the_muster(service: CampaignService,
+                                                   db: Database) -> None:
+    forces = [{**FORCES[0], "budget": 200, "max_class": 5}, FORCES[1]]
+    campaign_id = await start_with_forces(service, forces)
+    (alice,) = await service.panels_for(campaign_id, ALICE.user_id)
+    await service.submit(ALICE, campaign_id, alice.step_no, {"type": "muster", "lynx": "1"})
+    await service.gm_act(GM, THREAD, {"type": "add_design", "filename": "dread.toml",
+                                      "content": DREAD})
+    (again,) = await service.panels_for(campaign_id, ALICE.user_id)
+    assert again.step_no > alice.step_no and again.submitted is None  # choose again
+    assert "up:dread" in [f.name for f in again.request.actions[0].fields]
+    (bob,) = await service.panels_for(campaign_id, BOB.user_id)
+    await service.submit(ALICE, campaign_id, again.step_no, {"type": "muster", "up:dread": "1"})
+    done = await service.submit(BOB, campaign_id, bob.step_no, {"type": "muster", "lynx": "3"})
+    assert done.resolved
+    row = await campaign_rows.get(db, campaign_id)
+    assert row is not None
+    state = service_state(row)
+    assert sorted(s.name for s in state.ships.values()) == ["Dread 1", "Lynx 1", "Lynx 2",
+                                                            "Lynx 3"]
+    assert state.uploaded == {} and state.step == "orders"

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from bot.errors import InvalidInput, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, InputField
-from bot.rules.hrft import combat
+from bot.rules.hrft import combat, muster
 from bot.rules.hrft.convert import convert_design
 from bot.rules.hrft.imports import MAX_CATALOG, catalog_from_file, ships_from_file
 from bot.rules.hrft.model import Ship
@@ -27,15 +27,20 @@ MAX_ROSTER = 72  # 6 seats x 12 ships (MAX_SHIPS_PER_SEAT)
 ADD_DESIGN = ActionSpec(type="add_design", label="Upload designs for waiting craft", fields=[
     InputField(name="filename", label="File name", options=[]),
     InputField(name="content", label="File content", options=[])])
+# H-D36: during the muster the GM's uploads are designs the sides may field
+MUSTER_DESIGN = ActionSpec(type="add_design", label="Upload designs the sides may field",
+                           fields=ADD_DESIGN.fields)
 
 
 def gm_actions(state: BattleState) -> list[ActionSpec]:
-    """The GM's actions now: setup -> add_design; an open step -> damage. The craft and
+    """The GM's actions now: setup and muster -> add_design; an open step -> damage. The craft and
     forces of a campaign battle come in with the start (``take_in``), not as a GM action."""
-    if state.finished or state.step in ("orders", "muster", "finished"):
+    if state.finished or state.step in ("orders", "finished"):
         return []
     if state.step == "setup":
         return [ADD_DESIGN]
+    if state.step == "muster":
+        return [MUSTER_DESIGN]
     return [damage_spec(state)]
 
 
@@ -51,6 +56,9 @@ def act(state: BattleState, action: dict[str, Any], dice: Dice) -> tuple[BattleS
     state = state.model_copy(deep=True)
     if kind == "damage":
         return state, [combat.manual_damage(state, GM_SEAT, action, dice)]
+    if state.step == "muster":
+        return state, muster.add_designs(state, str(action.get("filename", "")),
+                                         str(action.get("content", "")))
     return add_design(state, str(action.get("filename", "")), str(action.get("content", "")))
 
 

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from bot.errors import PermissionDenied, RulesError
 from bot.rules.base import ActionSpec, Audience, Embed, Event, InputField, Option, Request
 from bot.rules.hrft.convert import convert_design
+from bot.rules.hrft.imports import MAX_CATALOG, catalog_from_file, ships_from_file
 from bot.rules.hrft.model import Ship
 from bot.rules.hrft.samples import SAMPLE_KEYS, sample_ship
 from bot.rules.hrft.state import MAX_SHIPS_PER_SEAT, BattleState, Force, add_ship
@@ -27,6 +28,7 @@ __all__ = ["Force", "size_class", "eligible", "muster_request", "check", "resolv
 
 MAX_COUNT = 24  # a Select offers at most 25 options: "0".."24"
 MAX_DESIGNS = 60  # fields of one muster panel (the panel pages them)
+MAX_UPLOADED = 24  # single designs the GM may add during the muster (catalogs: MAX_CATALOG)
 
 # H-D35: the upper MASS of size classes 1..4; class 5 is everything above 160.
 CLASS_TOP = (30, 60, 100, 160)
@@ -74,10 +76,14 @@ def _sample(key: str) -> Design:
 
 
 def designs(state: BattleState) -> dict[str, Design]:
-    """Every design a force may field (H-D36): the samples, then the catalog the GM uploaded
-    to this battle (kept during setup, H-D34). A catalog id equal to a sample key or to
-    ``type`` is left out: the field names of the action must stay distinct."""
+    """Every design a force may field (H-D36): the samples, the designs the GM uploaded
+    during the muster, then the catalog the battle keeps (during setup, H-D34). A catalog id
+    equal to another key or to ``type`` is left out: the action's field names must stay
+    distinct."""
     out = {key: _sample(key) for key in SAMPLE_KEYS}
+    for key, ship in state.uploaded.items():
+        out.setdefault(key, Design(key, ship.class_name or ship.name, ship.type_code,
+                                   ship.mass))
     for key, raw in state.catalog.items():
         if key in out or key == "type":
             continue
@@ -178,7 +184,9 @@ def muster_request(state: BattleState, force: Force) -> Request:
     default.update({d.key: str(picks.get(d.key, 0)) for d in options})
     prompt = (f"{_who(state, force)}: you may field {_cap_text(force)}, at most "
               f"{slots} ships. Your choice stays secret until every side has chosen.")
-    return Request(seat=force.seat, kind="sealed", step="muster", prompt=prompt,
+    # a GM upload re-opens the step (a new step name): every side chooses again
+    step = "muster" if not state.muster_round else f"muster-{state.muster_round + 1}"
+    return Request(seat=force.seat, kind="sealed", step=step, prompt=prompt,
                    actions=[ActionSpec(type="muster", label="Field these ships",
                                        fields=fields)],
                    default=default)
@@ -247,7 +255,51 @@ def check(state: BattleState, seat: int, action: dict[str, Any]) -> None:
 def _ship(state: BattleState, design: Design) -> Ship:
     if design.key in SAMPLE_KEYS:
         return sample_ship(design.key)
+    if design.key in state.uploaded:
+        return state.uploaded[design.key]  # add_ship copies it
     return convert_design(state.catalog[design.key])
+
+
+def _upload_key(name: str) -> str:
+    """'Heavy Dread' -> 'up:heavy-dread': apart from the sample keys and catalog ids."""
+    slug = "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
+    return f"up:{slug[:60] or 'design'}"
+
+
+def add_designs(state: BattleState, filename: str, content: str) -> list[Event]:
+    """H-D36: the GM uploads designs during the muster, a Fleet Manager catalog (kept as
+    the battle's catalog, H-D34) or design files (.FTDesign, .toml). They join the designs
+    the sides may field and the step opens again: every side chooses anew. Mutates
+    ``state`` (the caller's copy); InvalidInput/RulesError say what is wrong."""
+    before = designs(state)
+    catalog = catalog_from_file(filename, content)
+    if catalog is not None:
+        merged = {**state.catalog, **catalog}
+        if len(merged) > MAX_CATALOG:
+            raise RulesError(f"The battle would hold {len(merged)} catalog designs; at most "
+                             f"{MAX_CATALOG} are kept. Upload only the designs the sides "
+                             "need.")
+        state.catalog = merged
+    else:
+        ships = ships_from_file(filename, content, state.catalog)
+        if any(ship.origin is not None for ship in ships):
+            raise RulesError("That is a fleet; upload the designs the sides may field "
+                             "(a Fleet Manager design or catalog, or a .toml design).")
+        for ship in ships:
+            state.uploaded[_upload_key(ship.class_name or ship.name)] = ship.model_copy(
+                update={"uid": "", "seat": 0})
+        if len(state.uploaded) > MAX_UPLOADED:
+            raise RulesError(f"At most {MAX_UPLOADED} single designs can be added; upload "
+                             "a catalog for more.")
+    after = designs(state)
+    new = [d for k, d in after.items() if before.get(k) != d]
+    state.muster_round += 1
+    listed = "; ".join(f"{d.words} (size class {size_class(d.mass)})" for d in new[:20])
+    more = f" and {len(new) - 20} more" if len(new) > 20 else ""
+    text = (f"**The GM adds designs the sides may field**: {listed or 'nothing new'}{more}. "
+            "Every side chooses its ships again.")
+    return [Event(audience=Audience.public(), kind="designs", text=text,
+                  data={"designs": [d.key for d in new]})]
 
 
 def _numbered(state: BattleState, base: str) -> str:

@@ -38,7 +38,9 @@ from bot.rules.words import plural
 SMALL_UNIT_TYPES = {"hangar", "sm_launcher", "sm_rack", "tender_bay"}
 
 HELP = """**High Resolution Full Thrust** (v1.4 on Full Thrust and Fleet Book 1)
-Ships are Fleet Book designs converted to six hull blocks around the ship. Each turn:
+Ships are Fleet Book designs converted to six hull blocks around the ship. A side that
+comes with a budget instead of ships first picks its ships in secret, within its MASS and
+size class. Each turn:
 every side writes secret orders (speed, thrust, turn, screens), then they are revealed; the
 bot announces the table steps (initiative, movement, ordnance); at the two fire steps (mid-turn
 and late) pick weapons of one ship, a target, the range and the incoming arc: the bot rolls,
@@ -82,6 +84,8 @@ class HrftRuleset:
     def step_name(state: Any, pending: list[Request]) -> StepName:
         """One tracker per turn: its steps follow one another."""
         st = BattleState.model_validate(state)
+        if st.step == "muster":  # H-D36: still setup (one tracker), named for what it asks
+            return StepName("setup", "Setup: each side picks its ships")
         if st.step == "setup" or st.turn == 0:
             return StepName("setup", "Setup")
         try:
@@ -94,8 +98,9 @@ class HrftRuleset:
         opts = options if isinstance(options, HrftOptions) else HrftOptions.model_validate(
             options.model_dump() if isinstance(options, BaseModel) else options)
         state = BattleState(options=opts, seats=list(seats))
-        text = ("**HRFT battle**: each side adds its ships (a Fleet Manager design or a "
-                "sample), then Ready. Battle options: " + options_text(opts) + ".")
+        # true whether the sides add ships by hand or pick them from a budget (H-D36)
+        text = ("**HRFT battle**: each side brings its ships, then the turns begin. Battle "
+                "options: " + options_text(opts) + ".")
         return Outcome(state=state, events=[Event(audience=Audience.public(), kind="setup",
                                                   text=text)])
 
@@ -196,6 +201,11 @@ class HrftRuleset:
             raise InvalidState("A campaign battle's craft and forces come in during setup.")
         if state.linked:
             raise RulesError("The campaign battle's craft were already brought in.")
+        if not isinstance(linked, dict) or set(linked) - {"roster", "forces"}:
+            extra = sorted(map(str, set(linked) - {"roster", "forces"})) \
+                if isinstance(linked, dict) else []
+            raise RulesError("A campaign battle comes in as roster and forces only"
+                             + (f", not {', '.join(extra)}." if extra else "."))
         roster = gm.parse_roster(linked.get("roster") or [])
         forces = muster.parse_forces(state, linked.get("forces") or [])
         events: list[Event] = []
@@ -292,6 +302,7 @@ class HrftRuleset:
         if all(s.number in state.ready for s in state.seats):
             state.turn = 1
             state.catalog = {}  # H-D34: only setup adds fleets; keep the turns' state small
+            state.uploaded = {}  # H-D36: designs uploaded for the muster
             self._enter(state, "orders", None, events)
         return Outcome(state=state, events=events)
 
@@ -304,7 +315,7 @@ class HrftRuleset:
         if not all(s.number in state.ready for s in state.seats):
             return
         state.turn = 1
-        state.catalog = {}  # H-D34: as at the end of setup
+        state.catalog, state.uploaded = {}, {}  # H-D34, H-D36: as at the end of setup
         if len(state.living_seats()) > 1:
             self._enter(state, "orders", None, events)
         else:

@@ -104,6 +104,10 @@ class BattleState(BaseModel):
     # H-D35: the parent's sides fought with a budget; H-D36: ship uid -> its Force's side
     forces: list[Force] = Field(default_factory=list)
     mustered: dict[str, str] = Field(default_factory=dict)
+    # H-D36: designs the GM uploaded during the muster (dropped with the end of setup) and
+    # how many uploads re-opened it (each makes every side choose again)
+    uploaded: dict[str, Ship] = Field(default_factory=dict)
+    muster_round: int = 0
 
     def seat_name(self, seat: int) -> str:
         if seat == 0:

@@ -115,6 +115,9 @@ def status(state: BattleState, viewer: int | None) -> str:
         lines.append(f"**{seat.name}**" + (" (conceded)" if seat.number in state.conceded
                                            else ""))
         lines += [f"- {ship_line(s)}" for s in state.ships_of(seat.number)]
+    if state.step == "muster":  # H-D36: budgets are public, the choices sealed
+        lines += [f"{f.label or state.seat_name(f.seat)}: up to {f.budget} MASS, size class "
+                  f"{f.max_class} or smaller" for f in state.forces]
     if state.roster and state.step == "setup":
         lines.append("Not brought in: " + ", ".join(f"{e.craft} ({e.why})"
                                                    for e in state.roster))

@@ -74,6 +74,15 @@ def test_hd35_forces_must_name_distinct_seats_of_the_battle():
         RULESET.take_in(fresh(), {"forces": [force(1, 1, 1)] * 3})
 
 
+def test_hd35_take_in_reads_roster_and_forces_only():
+    with pytest.raises(RulesError, match="roster and forces only, not ships"):
+        RULESET.take_in(fresh(), {"forces": [], "ships": []})
+    with pytest.raises(RulesError, match="roster and forces only."):
+        RULESET.take_in(fresh(), [force(1, 10, 1)])  # type: ignore[arg-type]
+    out = RULESET.take_in(fresh(), {})
+    assert out.events == [] and out.state.linked and out.state.step == "setup"
+
+
 # ---------------------------------------------------------------- H-D36 requests
 
 
@@ -99,8 +108,10 @@ def test_hd36_each_force_seat_gets_one_sealed_muster_request():
     assert [f.name for f in two.actions[0].fields] == ["jackal", "harrier", "kestrel", "lynx"]
     assert two.prompt.startswith("Bob: you may field up to 50 MASS, ships up to size class "
                                  "2 (MASS 31-60)")
-    assert RULESET.step_name(state, reqs).key == "setup"
-    assert RULESET.gm_actions(state) == []  # a sealed step: nothing for the GM
+    assert RULESET.step_name(state, reqs) == ("setup", "Setup: each side picks its ships")
+    # the GM may only add designs the sides may field (nothing else in a sealed step)
+    assert [a.label for a in RULESET.gm_actions(state)] == ["Upload designs the sides may "
+                                                            "field"]
     assert "forces" in {e.kind for e in out.events}
 
 
@@ -114,9 +125,9 @@ def test_hd36_a_seat_cannot_act_in_the_muster_step_except_by_its_sealed_choice()
     state = mustering(force(1, 120, 3), force(2, 120, 3)).state
     with pytest.raises(InvalidState, match="muster panel"):
         RULESET.act(state, 1, {"type": "add_sample", "sample": "kestrel"}, ScriptedDice([]))
-    with pytest.raises(PermissionDenied):
-        RULESET.act(state, GM_SEAT, {"type": "add_design", "filename": "x.toml",
-                                     "content": ""}, ScriptedDice([]))
+    with pytest.raises(PermissionDenied, match="cannot 'damage'"):
+        RULESET.act(state, GM_SEAT, {"type": "damage", "target": "1a", "kind": "direct",
+                                     "arc": "F", "points": "1"}, ScriptedDice([]))
 
 
 # ---------------------------------------------------------------- H-D36 check
@@ -426,3 +437,59 @@ def test_hd36_no_step_asks_nobody_from_take_in_to_turn_1(sides, extra_seat):
     for f in state.forces:
         spent = sum(s.mass for u, s in state.ships.items() if state.mustered.get(u) == f.side)
         assert spent <= f.budget
+
+
+DREAD = """
+name = "Dread"
+type_code = "DN"
+mass = 180
+hull = 40
+armour = 4
+thrust = 2
+ftl = true
+"""
+
+
+def upload(state: BattleState, filename: str, content: str):
+    return RULESET.act(state, GM_SEAT, {"type": "add_design", "filename": filename,
+                                        "content": content}, ScriptedDice([]))
+
+
+def test_hd36_the_gm_uploads_a_design_and_every_side_chooses_again():
+    state = mustering(force(1, 200, 5), force(2, 200, 4)).state
+    before = RULESET.pending(state)
+    assert {r.step for r in before} == {"muster"}
+    out = upload(state, "dread.toml", DREAD)
+    assert out.events[0].text == ("**The GM adds designs the sides may field**: Dread, "
+                                  "dreadnought, MASS 180 (size class 5). Every side chooses "
+                                  "its ships again.")
+    one, two = RULESET.pending(out.state)
+    assert {one.step, two.step} == {"muster-2"}  # a new step: stored choices do not carry
+    assert one.actions[0].fields[0].name == "up:dread"
+    assert "up:dread" not in [f.name for f in two.actions[0].fields]  # class 5 > cap 4
+    done = RULESET.resolve(out.state, {1: {"type": "muster", "up:dread": "1"},
+                                       2: picks(vanguard=2)}, ScriptedDice([]))
+    assert (done.state.ships["1a"].name, done.state.ships["1a"].mass) == ("Dread 1", 180)
+    assert done.state.uploaded == {} and done.state.step == "orders"
+
+
+def test_hd36_the_gm_uploads_a_catalog_during_the_muster():
+    catalog = {"schema_version": 1, "designs": [
+        {"id": "fb:x:bb", "ruleset": "fb", "name": "Bastion", "type_code": "BB", "tmf": 120,
+         "hull_boxes": 36, "armour": 6, "thrust": 4, "systems": []}]}
+    state = mustering(force(1, 150, 4), force(2, 150, 3)).state
+    out = upload(state, "fb1.json", json.dumps(catalog))
+    assert "Bastion, battleship, MASS 120 (size class 4)" in out.events[0].text
+    assert out.state.catalog.keys() == {"fb:x:bb"}
+    req = RULESET.pending(out.state)[0]
+    assert req.actions[0].fields[0].label == "Bastion, battleship, MASS 120: how many?"
+
+
+def test_hd36_a_fleet_is_no_design_upload():
+    fleet = {"schema_version": 2, "kind": "FTFleet", "fleet": {"name": "F", "ships": [
+        {"name": "Ship A", "design_id": "d1"}]}, "designs": [
+        {"id": "d1", "ruleset": "fb", "name": "Dx", "tmf": 20, "hull_boxes": 6,
+         "armour": 0, "thrust": 4, "systems": []}], "factions": []}
+    state = mustering(force(1, 150, 4), force(2, 150, 3)).state
+    with pytest.raises(RulesError, match="That is a fleet"):
+        upload(state, "f.FTFleet", json.dumps(fleet))
