@@ -60,6 +60,7 @@ class PanelDelivery(ServiceCore):
         """One seat's DMs of an intent: its news (each part a message), then its panel."""
         row = ctx.row
         ref = (row.id, row.step_no, seat)
+        fx.wake = True
 
         async def post(m: NewMessage) -> int:
             return await outbox_repo.enqueue_one(tx, m, fx.now)
@@ -123,6 +124,7 @@ class PanelDelivery(ServiceCore):
                            text: str, step_no: int) -> None:
         """A reminder is always a new DM (it must notify); it carries the panel, so it is
         the seat's panel message from now on."""
+        fx.wake = True  # enqueued here, not through fx.messages: the dispatcher must look
         new = await outbox_repo.enqueue_one(tx, NewMessage(
             ctx.row.id, "dm", text, user_id=user_id, panel=(ctx.row.id, step_no, seat)),
             fx.now)
@@ -132,6 +134,7 @@ class PanelDelivery(ServiceCore):
                                old_user_id: int) -> None:
         """``/gm replace``: the old holder's panel message says the seat was handed over
         (nothing of the seat in it) and loses its buttons; the new holder starts afresh."""
+        fx.wake = True
         rec = await panels.get(tx, ctx.row.id, seat)
         if rec is not None and rec.outbox_id is not None and rec.user_id == old_user_id:
             await outbox_repo.enqueue_one(tx, NewMessage(
