@@ -70,6 +70,7 @@ class DemoResult:
     channel_edits: int = 0
     dms: dict[str, int] = field(default_factory=dict)
     dm_edits: int = 0  # of players' DMs (their panels mostly)
+    panels_asked: int = 0  # panels shown to players, as new DMs or as edits
     gm_posts: int = 0
     gm_edits: int = 0
     turns: int = 0  # game turns (or rounds) played, when the rule set counts them
@@ -154,6 +155,8 @@ class Transcript:
 
     def add(self, message: OutboxMessage, when: datetime, panel_note: str,
             files: list[tuple[str, bytes]]) -> None:
+        if message.kind == "dm" and message.panel is not None and message.user_id != GM_USER_ID:
+            self.result.panels_asked += 1
         if message.edit_of is not None and message.edit_of in self._placed:
             # the transcript shows each edited message in its final form, where it was posted;
             # under a DM, what it showed before (its earlier panels: none is lost)

@@ -2,8 +2,8 @@
 active, a new DM (which notifies) after they have been idle, and for reminders (P-1, P-9).
 
 Active: the holder submitted or chose on a panel in this campaign less than
-``panel_idle_minutes`` ago (config ``[service]``), or their panel message has not even gone
-out yet. Every version goes through the outbox (``edit_of`` = the first post), so an edit
+``panel_idle_minutes`` ago (config ``[service]``; 0: never), or their panel message has not
+even gone out yet. Every version goes through the outbox (``edit_of`` = the first post), so an edit
 keeps the send's guarantees: nothing lost, nothing twice, safe across a restart, posted
 anew when the message is gone.
 
@@ -80,8 +80,8 @@ class PanelDelivery(ServiceCore):
             await news_then_panel(news, files)
             return
         outbox_id, unsent, active_at = old
-        active = unsent or (active_at is not None
-                            and fx.now - active_at < self.panel_idle_seconds)
+        active = self.panel_idle_seconds > 0 and (
+            unsent or (active_at is not None and fx.now - active_at < self.panel_idle_seconds))
         if not active:
             await news_then_panel(news, files)
             return
