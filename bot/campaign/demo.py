@@ -166,7 +166,9 @@ class Transcript:
                 earlier = self._earlier.setdefault(message.edit_of, [])
                 earlier.append(self._shown.get(message.edit_of, ""))
                 self._shown[message.edit_of] = self._gist(message, panel_note)
-                body += "\n\n" + "\n".join(f"> earlier: {e}" for e in earlier if e)
+                body += "\n\n" + "\n".join(
+                    f"> {e} (an earlier version of this message)" if e.startswith("panel for")
+                    else f"> earlier version: {e}" for e in earlier if e)
             self.pages[page][index] = body
             self._count_edit(message)
             return
