@@ -105,6 +105,7 @@ class AdmiraltyBot(commands.Bot):
             outbox_policy=RetryPolicy(outbox.max_attempts, outbox.retry_base_seconds,
                                       outbox.retry_max_seconds) if outbox is not None else None,
             undo_depth=bounds.undo_depth, cache_campaigns=bounds.cache_campaigns,
+            panel_idle_minutes=bounds.panel_idle_minutes,
         )
         for name in COGS:
             await self.load_extension(name)

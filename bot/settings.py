@@ -128,6 +128,11 @@ class ServiceSettings(BaseModel):
     cache_campaigns: int = Field(
         default=200, ge=1, le=100_000, description="campaigns kept in memory between commands"
     )
+    panel_idle_minutes: float = Field(
+        default=10, ge=0, le=1440, allow_inf_nan=False,
+        description="a player who acted less than this ago gets their next panel as an edit "
+                    "of their panel DM; otherwise as a new DM (0: always a new DM)",
+    )
 
 
 class Settings(BaseModel):

@@ -189,20 +189,29 @@ class Loops(commands.Cog):
         assert last is not None
         return last
 
-    @staticmethod
     async def _edit(
-        destination: discord.abc.Messageable, row: OutboxMessage
+        self, destination: discord.abc.Messageable, row: OutboxMessage
     ) -> discord.Message | None:
-        """Edits the tracker message in place; None when there is nothing to edit (its first
-        post failed, or Discord answers 404 / Unknown Message because it was deleted).
-        An edit is one message (the service keeps a tracker within Discord's limit)."""
+        """Edits the message in place (a tracker; a DM panel, or the news or short line a
+        panel message becomes); None when there is nothing to edit (its first post failed,
+        or Discord answers 404 / Unknown Message because it was deleted). An edit is one
+        message (the service keeps what it edits within Discord's limit)."""
         if row.target_message_id is None:
             return None
         get = getattr(destination, "get_partial_message", None)
         if get is None:
             return None
+        extra: dict[str, Any] = {}
+        if row.kind == "dm":
+            # a DM's new version brings its own buttons (None: a panel message that became
+            # news or a short line loses them) and pictures
+            extra["view"] = await self._panel_view(row)
+            drawn = await self.bot.service.outbox_files(row)
+            if drawn:
+                extra["attachments"] = [discord.File(io.BytesIO(data), filename=name)
+                                        for name, data in drawn]
         try:
-            return await get(row.target_message_id).edit(content=row.content[:2000])
+            return await get(row.target_message_id).edit(content=row.content[:2000], **extra)
         except discord.NotFound as error:
             if error.code not in (UNKNOWN_MESSAGE_CODE, 0):
                 raise

@@ -127,6 +127,12 @@ class Panels(commands.Cog):
             after = await load_panel(interaction, key)
         except InvalidState:
             after = None
+        shown = interaction.message
+        if shown is not None and await service.panel_rewritten(
+                interaction.user.id, shown.id, key.step_no):
+            # the bot is making this DM the next panel (or news) already: a "done" reply
+            # would overwrite it (P-9)
+            return
         if after is not None:
             # Still open (sealed orders can change until all are in; an open step goes on):
             # show what is in and keep the buttons.

@@ -180,8 +180,21 @@ def test_service_bounds_are_read_and_checked(tmp_path: Path) -> None:
     assert config_problems(bad) == [
         "service.undo_depth: must be >= 1",
         "service.cache_campaigns: must be >= 1",
-        "unknown key 'service.size' (allowed: undo_depth, cache_campaigns)",
+        "unknown key 'service.size' (allowed: undo_depth, cache_campaigns, "
+        "panel_idle_minutes)",
     ]
+
+
+def test_panel_idle_minutes_is_read_and_bounded(tmp_path: Path) -> None:
+    """[service] panel_idle_minutes (P-12): 0 to 1440, default 10; NaN and negatives refused."""
+    assert load_settings(write(tmp_path, ""), env={}).service.panel_idle_minutes == 10
+    ok = write(tmp_path, "[service]\npanel_idle_minutes = 0\n")
+    assert load_settings(ok, env={}).service.panel_idle_minutes == 0
+    for value in ("-1", "1441", "nan"):
+        bad = write(tmp_path, f"[service]\npanel_idle_minutes = {value}\n")
+        problems = config_problems(bad)
+        assert len(problems) == 1 and problems[0].startswith("service.panel_idle_minutes: "), (
+            value, problems)
 
 
 def test_a_bom_is_read_and_a_foreign_encoding_is_a_problem_with_its_cause(tmp_path: Path) -> None:

@@ -69,7 +69,11 @@ class DemoResult:
     channel_posts: int = 0
     channel_edits: int = 0
     dms: dict[str, int] = field(default_factory=dict)
+    dm_edits: int = 0  # of players' DMs (their panels mostly)
+    panels_asked: int = 0  # panels shown to players, as new DMs or as edits
     gm_posts: int = 0
+    gm_edits: int = 0
+    turns: int = 0  # game turns (or rounds) played, when the rule set counts them
     images: list[str] = field(default_factory=list)
     started: datetime = START
     ended: datetime = START
@@ -85,10 +89,17 @@ class DemoResult:
             f"{self.actions} actions by scripted players; the clock jumped {self.clock_jumps} "
             f"times to a deadline or reminder; {days:.1f} days of game time.",
             f"Messages: {self.channel_posts} channel posts (and {self.channel_edits} edits of "
-            f"them), {sum(self.dms.values())} DMs "
+            f"them), {sum(self.dms.values())} DMs (and {self.dm_edits} edits of them) "
             f"({', '.join(f'{k} {v}' for k, v in self.dms.items()) or 'none'}), "
-            f"{self.gm_posts} to the GM, {len(self.images)} pictures.",
+            f"{self.gm_posts} to the GM"
+            + (f" (and {self.gm_edits} edits)" if self.gm_edits else "")
+            + f", {len(self.images)} pictures.",
         ]
+        if self.turns and self.players:
+            per_player = sum(self.dms.values()) / len(self.players) / self.turns
+            lines.append(f"Per game turn ({self.turns}): "
+                         f"{self.channel_posts / self.turns:.2f} channel posts, "
+                         f"{per_player:.2f} DMs per player.")
         if self.final_status:
             lines += ["", "Final state (public view):", self.final_status]
         return "\n".join(lines)
@@ -120,6 +131,9 @@ class Transcript:
         self._image_no = 0
         # outbox id of a sent message -> (page, index of its text line): an edit rewrites it
         self._placed: dict[int, tuple[str, int]] = {}
+        # a DM's versions: what it shows now, and what it showed before (one line each)
+        self._shown: dict[int, str] = {}
+        self._earlier: dict[int, list[str]] = {}
 
     def _readable(self, text: str) -> str:
         text = _MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
@@ -141,11 +155,22 @@ class Transcript:
 
     def add(self, message: OutboxMessage, when: datetime, panel_note: str,
             files: list[tuple[str, bytes]]) -> None:
+        if message.kind == "dm" and message.panel is not None and message.user_id != GM_USER_ID:
+            self.result.panels_asked += 1
         if message.edit_of is not None and message.edit_of in self._placed:
-            # the transcript shows each edited message in its final form, where it was posted
+            # the transcript shows each edited message in its final form, where it was posted;
+            # under a DM, what it showed before (its earlier panels: none is lost)
             page, index = self._placed[message.edit_of]
-            self.pages[page][index] = self._readable(message.content)
-            self.result.channel_edits += 1
+            body = self._body(message, panel_note, files)
+            if message.kind == "dm":
+                earlier = self._earlier.setdefault(message.edit_of, [])
+                earlier.append(self._shown.get(message.edit_of, ""))
+                self._shown[message.edit_of] = self._gist(message, panel_note)
+                body += "\n\n" + "\n".join(
+                    f"> {e} (an earlier version of this message)" if e.startswith("panel for")
+                    else f"> earlier version: {e}" for e in earlier if e)
+            self.pages[page][index] = body
+            self._count_edit(message)
             return
         page = self._page(message)
         lines = self.pages.setdefault(page, [])
@@ -155,8 +180,30 @@ class Transcript:
             lines += [f"## {when:%a %d %b %H:%M} UTC", ""]
         if message.kind == "channel" and message.channel_id != CHANNEL_ID:
             lines += [f"*(in channel {message.channel_id})*", ""]
+        self._placed[message.id] = (page, len(lines))  # an edit rewrites this entry
+        self._shown[message.id] = self._gist(message, panel_note)
+        lines += [self._body(message, panel_note, files), "", "---", ""]
+
+    def _gist(self, message: OutboxMessage, panel_note: str) -> str:
+        """A DM version in one line, for the list under its final form."""
+        if panel_note:
+            return panel_note
+        first = self._readable(message.content).split("\n")[0]
+        return first if len(first) <= 120 else first[:119] + "…"
+
+    def _count_edit(self, message: OutboxMessage) -> None:
+        if message.kind == "channel":
+            self.result.channel_edits += 1
+        elif message.user_id == GM_USER_ID:
+            self.result.gm_edits += 1
+        else:
+            self.result.dm_edits += 1
+
+    def _body(self, message: OutboxMessage, panel_note: str,
+              files: list[tuple[str, bytes]]) -> str:
+        """One message as shown: its text, embeds, pictures and the panel under it."""
+        lines: list[str] = []
         text = self._readable(message.content) if message.content.strip() else ""
-        self._placed[message.id] = (page, len(lines))  # an edit rewrites this line
         if text or not message.embeds:
             lines += [text or "(no text)", ""]
         pictures = dict(files)
@@ -171,7 +218,7 @@ class Transcript:
             lines += [self._image(name, data), ""]
         if panel_note:
             lines += [f"> {panel_note}", ""]
-        lines += ["---", ""]
+        return "\n".join(lines).rstrip("\n")
 
     def _image(self, name: str, data: bytes) -> str:
         """Writes a picture next to the transcript; the Markdown that shows it."""
@@ -442,4 +489,6 @@ async def _finish(runner: DemoRunner, result: DemoResult, clock: VirtualClock) -
     row = await runner.row()
     result.finished = row.status == "ended"
     if row.state is not None:
-        result.final_status = runner.ruleset.status(runner.state_of(row), None)
+        state = runner.state_of(row)
+        result.final_status = runner.ruleset.status(state, None)
+        result.turns = int(getattr(state, "turn", None) or getattr(state, "round", None) or 0)

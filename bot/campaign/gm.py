@@ -243,6 +243,7 @@ class GmTools(WarUndo):
                 raise PermissionDenied(f"{new_actor.name} already holds a seat here.")
             old = max(held, key=lambda p: p.active)
             seat, old_name = old.seat, old.name
+            await self._hand_over_panel(tx, ctx, fx, seat, old_user_id)
             await players.reseat(tx, ctx.row.id, seat, new_actor.user_id, new_actor.name, fx.now)
             ctx.players = await players.of_campaign(tx, ctx.row.id)
             fx.channel(ctx, f"{new_actor.name} takes over seat {seat} from {old_name}.")

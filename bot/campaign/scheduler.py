@@ -157,10 +157,10 @@ class Scheduler(StepEngine):
             for req in ctx.owing():
                 target = self._dm_target(ctx, req.seat)
                 if target is not None:
-                    fx.dm(ctx, target,
-                          f"Reminder: **{ctx.row.name}** still needs your answer ({name}; "
-                          f"deadline {messages.when(due)}): {req.prompt}",
-                          panel=(ctx.row.id, step_no, req.seat))
+                    await self._remind_seat(
+                        tx, ctx, fx, req.seat, target,
+                        f"Reminder: **{ctx.row.name}** still needs your answer ({name}; "
+                        f"deadline {messages.when(due)}): {req.prompt}", step_no)
             return 1
 
         return run

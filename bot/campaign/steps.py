@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.campaign import embeds, messages
-from bot.campaign.core import Ctx, Effects, ServiceCore, step_keys
+from bot.campaign.core import Ctx, Effects, step_keys
 from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
+from bot.campaign.panel_delivery import PanelDelivery
 from bot.campaign.settings import timing
 from bot.campaign.tracker import Tracker
 from bot.errors import InvalidState, RulesError
@@ -109,7 +110,7 @@ def _check_fields(spec: ActionSpec, action: dict[str, Any]) -> None:
             raise RulesError(f"{fld.label}: '{bad[0]}' is not one of the choices offered.")
 
 
-class StepEngine(ServiceCore):
+class StepEngine(PanelDelivery):
     """Runs the rules and turns their outcome into state, events and messages."""
 
     async def _resolve_sealed(self, tx: Tx, ctx: Ctx, fx: Effects) -> None:
@@ -317,8 +318,8 @@ class StepEngine(ServiceCore):
 
     async def _flush(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """Public items to the channel: posts as messages of their own, routine lines into
-        the step tracker (posted when its step opens, then edited); per seat one DM of
-        private news, then one DM carrying the panel."""
+        the step tracker (posted when its step opens, then edited); per seat its private
+        news, then its panel (a new DM, or an edit of its panel message: panel_delivery)."""
         row = ctx.row
         # What this intent queued so far goes first: a tracker's first post needs its id.
         await outbox_repo.enqueue(tx, fx.messages, fx.now)
@@ -332,17 +333,11 @@ class StepEngine(ServiceCore):
             if user_id is None:
                 continue
             texts = mail.seats.get(seat, [])
-            for i, part in enumerate(messages.split("\n".join(texts)) if texts else []):
-                fx.messages.append(NewMessage(
-                    row.id, "dm", part, user_id=user_id,
-                    pictures=mail.files.get(seat, [])[:10] if i == 0 else [],
-                ))
-            if seat in mail.panels:
-                fx.messages.append(NewMessage(
-                    # The dispatcher splits an overlong text and puts the panel on its end.
-                    row.id, "dm", mail.panels[seat], user_id=user_id,
-                    panel=(row.id, row.step_no, seat),
-                ))
+            # The dispatcher splits an overlong panel text and puts the panel on its end.
+            await self._deliver_seat(
+                tx, ctx, fx, seat, user_id,
+                messages.split("\n".join(texts)) if texts else [], mail.files.get(seat, []),
+                mail.panels.get(seat))
 
     async def _flush_public(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """Lines before the first post belong to the tracker the intent started in; when

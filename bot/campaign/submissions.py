@@ -82,6 +82,7 @@ class Submissions(StepEngine):
             if bad:
                 raise InvalidInput(f"'{bad[0][:40]}' is not one of the choices offered for "
                                    f"{fields[0].label}.")
+            await self._seat_active(tx, ctx, fx, req.seat, actor.user_id)
             data = await turns.draft(tx, ctx.row.id, step_no, req.seat)
             # the last-touched kind of action goes last: a deadline takes that one
             entry = data.pop(action_type, {})
@@ -110,6 +111,9 @@ class Submissions(StepEngine):
             req = matching[0] if matching else req
             validate_action(req, action)
             check_numbers(req, action)
+            # before the rules run: this player's next panel (opened by this very action)
+            # finds them active and edits their panel message
+            await self._seat_active(tx, ctx, fx, req.seat, actor.user_id)
             if req.kind == "sealed":
                 # Rule sets that can judge one sealed action alone refuse it now, not at reveal.
                 check = getattr(ctx.ruleset, "check", None)

@@ -79,15 +79,16 @@ async def test_sealed_orders_stay_secret_until_everyone_is_in(world: World) -> N
     assert "Guesses" not in "\n".join(texts(world.chan))
 
     before = len(world.chan.history())
+    bob_panel = last_panel(world.bob)
     await guess(world, "bob", "5")
     new = texts(world.chan)[before:]
     reveal = [t for t in new if "Guesses" in t]
     assert len(reveal) == 1, new
     assert "alice 4" in reveal[0] and "bob 5" in reveal[0]  # the changed order counts
     assert len([t for t in new if t]) <= 4  # reveal and next step, not one message per order
-    bob_panel = [m for m in world.bob.user.dm_channel.history() if "Guess the roll" in m.content]
-    assert "Everyone has submitted" in bob_panel[-1].content
-    assert not custom_ids(bob_panel[-1])
+    # bob's panel message, done with, became his news (P-9: no buttons left on it)
+    news = fresh(world.bob, bob_panel)
+    assert news.content == "Your guess was locked as 5." and not custom_ids(news)
 
 
 async def test_reveal_carries_the_board_picture(world: World) -> None:

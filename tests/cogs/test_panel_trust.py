@@ -149,8 +149,10 @@ async def test_a_replaced_player_is_refused_and_the_new_holder_is_not(table: Tab
     result = await t.w.gm.slash(t.w.chan, "gm replace", old=t.w.alice, new=t.w.carol)
     assert "takes over" in result.response.content
     before = fingerprint(t.db_path)
-    for custom_id in custom_ids(t.panel):
-        assert_refused(await press(t.w.alice.user, fresh(t.w.alice, t.panel), custom_id))
+    # her real panel says the seat was handed over and has no buttons left (P-6)
+    handed = fresh(t.w.alice, t.panel)
+    assert "handed to another player" in handed.content and not custom_ids(handed)
+    assert not any(secret in handed.content for secret in SECRETS)
     copy = await forge_dm(t.w, t.w.alice.user, ids_for(t.cid, t.step, 1))
     for custom_id in ids_for(t.cid, t.step, 1):
         assert_refused(await press(t.w.alice.user, copy, custom_id))
@@ -263,10 +265,12 @@ async def test_submit_is_acknowledged_before_the_step_resolves(
     callbacks = [json for method, path, json in before if path.endswith("/callback")]
     assert callbacks == [{"type": 6}], before  # the click's only answer so far: deferred
     assert result.deferred
-    # ... and then the result replaces the panel through the original response
-    assert any(e.method == "PATCH" and e.path.endswith("/messages/@original")
-               for e in env.http_requests[count:])
-    assert "Everyone has submitted" in fresh(world.bob, panel).content
+    # ... and then bob, active and asked nothing more, has his panel message turned into
+    # his news (his guess locked, P-9); the click's own reply does not overwrite it
+    assert not any(e.method == "PATCH" and e.path.endswith("/messages/@original")
+                   for e in env.http_requests[count:])
+    news = fresh(world.bob, panel)
+    assert "locked as 6" in news.content and not custom_ids(news)
 
 
 CARD_MARKS = ("♣", "♠", "♥", "♦", "Joker")

@@ -1,0 +1,148 @@
+"""How a seat's DM panel reaches its holder: an EDIT of their panel message while they are
+active, a new DM (which notifies) after they have been idle, and for reminders (P-1, P-9).
+
+Active: the holder submitted or chose on a panel in this campaign less than
+``panel_idle_minutes`` ago (config ``[service]``; 0: never), or their panel message has not
+even gone out yet. Every version goes through the outbox (``edit_of`` = the first post), so an edit
+keeps the send's guarantees: nothing lost, nothing twice, safe across a restart, posted
+anew when the message is gone.
+
+P-9 (news is a DM of its own, never under a panel): when an active player's next panel
+comes with news and their panel message is still the last thing in their DMs, that message
+BECOMES the news (the panel buttons leave it, so no click can rewrite it) and the panel is a
+new DM just below. When something else came after the panel message, a new panel DM goes at
+the bottom and the old message says that it moved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.campaign import messages
+from bot.campaign.core import Ctx, Effects, ServiceCore
+from storage import outbox as outbox_repo
+from storage import panels
+from storage.db import Tx
+from storage.outbox import NewMessage, Picture
+
+DEFAULT_PANEL_IDLE_MINUTES = 10.0
+MAX_PANEL_IDLE_MINUTES = 1440.0  # P-12: a day; 0 = every panel is a new DM
+MAX_PICTURES = 10  # Discord's attachments per message
+
+
+def moved_text(campaign: str) -> str:
+    return f"Your panel for **{campaign}** moved to a newer message below."
+
+
+def handed_text(campaign: str) -> str:
+    return (f"Your seat in **{campaign}** was handed to another player; this panel no longer "
+            "works.")
+
+
+class PanelDelivery(ServiceCore):
+    def __init__(self, *args: Any, panel_idle_minutes: float = DEFAULT_PANEL_IDLE_MINUTES,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not 0 <= panel_idle_minutes <= MAX_PANEL_IDLE_MINUTES:
+            raise ValueError(f"panel_idle_minutes must be 0 to {MAX_PANEL_IDLE_MINUTES:g}, "
+                             f"got {panel_idle_minutes}")
+        self.panel_idle_seconds = panel_idle_minutes * 60.0
+
+    async def panel_rewritten(self, user_id: int, message_id: int, step_no: int) -> bool:
+        """True when the bot has since made that DM message something other than the panel
+        of ``step_no`` (the next panel, news, a "moved" line): a click's own reply on it
+        would overwrite that, so the Panels cog leaves it."""
+        return await panels.rewritten(self.db, user_id, message_id, step_no)
+
+    async def _deliver_seat(
+        self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int, news: list[str],
+        files: list[Picture], panel_text: str | None,
+    ) -> None:
+        """One seat's DMs of an intent: its news (each part a message), then its panel."""
+        row = ctx.row
+        ref = (row.id, row.step_no, seat)
+        fx.wake = True
+
+        async def post(m: NewMessage) -> int:
+            return await outbox_repo.enqueue_one(tx, m, fx.now)
+
+        def dm(text: str, **extra: Any) -> NewMessage:
+            return NewMessage(row.id, "dm", text, user_id=user_id, **extra)
+
+        async def news_then_panel(news: list[str], files: list[Picture]) -> None:
+            for i, part in enumerate(news):
+                await post(dm(part, pictures=files[:MAX_PICTURES] if i == 0 else []))
+            if panel_text is not None:
+                new = await post(dm(panel_text, panel=ref))
+                await panels.shown(tx, row.id, seat, user_id, new, row.step_no)
+
+        old = await self._panel_message(tx, ctx, seat, user_id)
+        if old is None:
+            await news_then_panel(news, files)
+            return
+        outbox_id, unsent, active_at = old
+        active = self.panel_idle_seconds > 0 and (
+            unsent or (active_at is not None and fx.now - active_at < self.panel_idle_seconds))
+        if not active:
+            await news_then_panel(news, files)
+            return
+        latest = await panels.latest_dm(tx, user_id, outbox_id)
+        if panel_text is None:
+            if latest and len(news) == 1 and not ctx.requests_of(seat):
+                # news while nothing is asked of the seat: its panel message (done with)
+                # becomes the news, and the next panel is a new DM below it
+                await post(dm(news[0], pictures=files[:MAX_PICTURES], edit_of=outbox_id))
+                await panels.release(tx, row.id, seat)
+            else:
+                await news_then_panel(news, files)
+            return
+        if latest and not news and len(panel_text) <= messages.MESSAGE_LIMIT:
+            await post(dm(panel_text, panel=ref, edit_of=outbox_id))
+            await panels.shown(tx, row.id, seat, user_id, outbox_id, row.step_no)
+            return
+        if latest and len(news) == 1:
+            # the panel message becomes the news; the panel goes below it
+            await post(dm(news[0], pictures=files[:MAX_PICTURES], edit_of=outbox_id))
+            await news_then_panel([], [])
+            return
+        await news_then_panel(news, files)
+        await post(dm(moved_text(row.name), edit_of=outbox_id))
+
+    async def _panel_message(
+        self, tx: Tx, ctx: Ctx, seat: int, user_id: int
+    ) -> tuple[int, bool, float | None] | None:
+        """The seat's panel message for that user, if one may be edited: its first post's
+        outbox id, whether that is still unsent, and the holder's last activity."""
+        rec = await panels.get(tx, ctx.row.id, seat)
+        if rec is None or rec.outbox_id is None or rec.user_id != user_id:
+            return None
+        state = await panels.post_state(tx, rec.outbox_id)
+        if state is None or state[0] == "failed":
+            return None
+        return rec.outbox_id, state[0] == "pending", rec.active_at
+
+    async def _remind_seat(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int,
+                           text: str, step_no: int) -> None:
+        """A reminder is always a new DM (it must notify); it carries the panel, so it is
+        the seat's panel message from now on."""
+        fx.wake = True  # enqueued here, not through fx.messages: the dispatcher must look
+        new = await outbox_repo.enqueue_one(tx, NewMessage(
+            ctx.row.id, "dm", text, user_id=user_id, panel=(ctx.row.id, step_no, seat)),
+            fx.now)
+        await panels.shown(tx, ctx.row.id, seat, user_id, new, step_no)
+
+    async def _hand_over_panel(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
+                               old_user_id: int) -> None:
+        """``/gm replace``: the old holder's panel message says the seat was handed over
+        (nothing of the seat in it) and loses its buttons; the new holder starts afresh."""
+        fx.wake = True
+        rec = await panels.get(tx, ctx.row.id, seat)
+        if rec is not None and rec.outbox_id is not None and rec.user_id == old_user_id:
+            await outbox_repo.enqueue_one(tx, NewMessage(
+                ctx.row.id, "dm", handed_text(ctx.row.name), user_id=old_user_id,
+                edit_of=rec.outbox_id), fx.now)
+        await panels.forget(tx, ctx.row.id, seat)
+
+    async def _seat_active(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
+                           user_id: int) -> None:
+        """The holder submitted or chose on a panel just now."""
+        await panels.touch(tx, ctx.row.id, seat, user_id, fx.now)
