@@ -149,6 +149,12 @@ def _who(state: BattleState, force: Force) -> str:
     return force.label or state.seat_name(force.seat)
 
 
+def _who_and_seat(state: BattleState, force: Force) -> str:
+    """The force's label with its player's name, unless the label already says it."""
+    who, name = _who(state, force), state.seat_name(force.seat)
+    return who if name.lower() in who.lower() else f"{who} ({name})"
+
+
 def _cap_text(force: Force) -> str:
     return (f"up to {force.budget} MASS, ships up to size class {force.max_class} "
             f"({class_range(force.max_class)})")
@@ -341,8 +347,7 @@ def resolve(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Even
                 state.mustered[ship.uid] = force.side
                 added.append(f"{ship.name} ({ship.uid})")
                 used += design.mass
-        who = f"{_who(state, force)} ({state.seat_name(force.seat)})" if force.label \
-            else state.seat_name(force.seat)
+        who = _who_and_seat(state, force)
         if added:
             spent = f"{used} of {force.budget} MASS"
             lines.append(f"{who}: {', '.join(added)}; {spent}.")
@@ -364,7 +369,7 @@ def begin(state: BattleState, forces: list[Force]) -> list[Event]:
              "the choices stay secret until every side has chosen."]
     for force in forces:
         tail = "" if force in ask else " (nothing fits: this side fields no ships)"
-        lines.append(f"{_who(state, force)} ({state.seat_name(force.seat)}) may field "
+        lines.append(f"{_who_and_seat(state, force)} may field "
                      f"{_cap_text(force)}{tail}.")
     if ask:
         state.step, state.ready = "muster", []
