@@ -16,8 +16,9 @@ from bot.campaign.models import Actor, CampaignInfo, SeatInfo
 from bot.campaign.settings import TIMING_DEFAULTS
 from bot.errors import InvalidState, NotFound, PermissionDenied, UserError
 from bot.rules import registry
-from bot.rules.base import GM_SEAT, Dice, Request, Ruleset
+from bot.rules.base import GM_SEAT, Dice, Request
 from bot.rules.dice import SeededDice
+from bot.rules.ruleset_base import RulesetBase
 from storage import campaigns, players, turns
 from storage import events as event_log
 from storage import outbox as outbox_repo
@@ -59,7 +60,7 @@ class Ctx:
 
     row: CampaignRow
     players: list[PlayerRow]
-    ruleset: Ruleset
+    ruleset: RulesetBase
     state: BaseModel | None
     pending: list[Request]
     submitted: dict[int, dict[str, Any]]  # sealed submissions of the open step, by seat

@@ -52,9 +52,7 @@ def _legal_draft(
             validate(req, action)
             check_numbers(req, action)
             if req.kind == "sealed":
-                check = getattr(ctx.ruleset, "check", None)
-                if check is not None:
-                    check(ctx.state, req.seat, action)
+                ctx.ruleset.check(ctx.state, req.seat, action)
             else:
                 ctx.ruleset.act(copy.deepcopy(ctx.state), req.seat, action, dice())
         except Refusal:

@@ -258,10 +258,7 @@ def _seat_count(ruleset: Ruleset, players: int | None) -> int:
 
 
 def _scripted(ruleset: Ruleset, seat: int) -> ScriptedPlayer:
-    make = getattr(ruleset, "scripted_player", None)
-    if make is None:
-        raise InvalidInput(f"Rule set '{ruleset.name}' has no scripted players, so no demo.")
-    return make(seat)
+    return ruleset.scripted_player(seat)
 
 
 class DemoRunner:
@@ -344,11 +341,9 @@ class DemoRunner:
         scripted players, through the same intent as ``/battle start``; its result then
         reaches the campaign's GM. False when there is none to fight (or it cannot be
         opened: the scripted GM then closes it as fought at the table)."""
-        wanted = getattr(self.ruleset, "demo_battles", None)
-        if wanted is None:
-            return False
         row = await self.row()
-        refs = [r for r in wanted(self.state_of(row)) if f"{row.step_no}:{r}" not in self.fought]
+        refs = [r for r in self.ruleset.demo_battles(self.state_of(row))
+                if f"{row.step_no}:{r}" not in self.fought]
         if not refs:
             return False
         self.fought.add(f"{row.step_no}:{refs[0]}")
@@ -424,7 +419,7 @@ async def run_demo(
     Seats in ``absent`` never act: the clock runs to their deadlines and defaults apply."""
     ruleset = registry.get(ruleset_name)
     # A rule set with no end of its own (FTCamp) names options that make the demo finish.
-    options = {**getattr(ruleset, "demo_options", {}), **(options or {})}
+    options = {**ruleset.demo_options, **(options or {})}
     seats = _seat_count(ruleset, players)
     _scripted(ruleset, 1)  # fail early, before any file is touched
     if not set(absent) <= set(range(1, seats + 1)):

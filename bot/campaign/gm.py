@@ -127,8 +127,7 @@ class GmTools(WarUndo):
             self._gm_live(ctx, actor)
             if ctx.row.status == "paused":
                 raise InvalidState("The campaign is paused; resume it first (/gm resume).")
-            offered = getattr(ctx.ruleset, "gm_actions", None)
-            specs = offered(ctx.state) if offered is not None else []
+            specs = ctx.ruleset.gm_actions(ctx.state)
             if not specs:
                 raise InvalidState("The GM has nothing to do in this step of the game.")
             request = Request(seat=GM_SEAT, kind="open", step="gm", prompt="GM", actions=specs)

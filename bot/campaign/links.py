@@ -74,11 +74,10 @@ class Links(ServiceCore):
             ctx = await self._load(self.db, parent_id)
         except NotFound:
             return []
-        refs = getattr(ctx.ruleset, "battle_refs", None)
-        if (refs is None or ctx.state is None or ctx.row.guild_id != guild_id
+        if (ctx.state is None or ctx.row.guild_id != guild_id
                 or not ctx.is_gm(actor)):
             return []
-        return list(refs(ctx.state))[:MAX_REFS]
+        return list(ctx.ruleset.battle_refs(ctx.state))[:MAX_REFS]
 
     async def battle_link(self, actor: Actor, guild_id: int, parent_id: int,
                           ref: str) -> BattleLink | None:
@@ -99,13 +98,12 @@ class Links(ServiceCore):
             ctx = None
         if ctx is None or ctx.row.guild_id != guild_id:
             raise NotFound(f"There is no parent campaign with id {parent_id} on this server.")
-        hook = getattr(ctx.ruleset, "battle_link", None)
-        if hook is None or ctx.state is None or not ref.strip():
+        if ctx.state is None or not ref.strip():
             return None
         denied = PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
                                   "brings in its forces.")
         try:
-            spec = hook(ctx.state, ref)
+            spec = ctx.ruleset.battle_link(ctx.state, ref)
         except UserError:
             if not ctx.is_gm(actor):  # a refusal would tell about the battle: the GM's
                 raise denied from None

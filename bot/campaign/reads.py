@@ -49,20 +49,19 @@ class Reads(StepEngine):
         seat = mine.seat if mine is not None else None
         is_gm = ctx.is_gm(actor)
         rules, state = ctx.ruleset, ctx.state
-        gm_view = getattr(rules, "gm_view", None)
+        gm_view = rules.gm_view(state) if is_gm and state is not None else None
         if state is None:
             view: dict[str, Any] = {}
-        elif is_gm and gm_view is not None:
-            view = gm_view(state)
+        elif gm_view is not None:
+            view = gm_view
         else:
             view = rules.view(state, seat)
         asked = ({seat} if seat is not None else set()) | ({GM_SEAT} if is_gm else set())
-        offered = getattr(rules, "gm_actions", None)
         live = state is not None and ctx.row.status == "running"
         return SeatView(
             info=campaign_info(ctx.row, ctx.players), seat=seat, is_gm=is_gm, view=view,
             requests=[r for r in ctx.pending if r.seat in asked],
-            gm_actions=list(offered(state)) if is_gm and live and offered is not None else [],
+            gm_actions=list(rules.gm_actions(state)) if is_gm and live else [],
         )
 
     # ------------------------------------------------------------ pictures and texts
@@ -78,11 +77,7 @@ class Reads(StepEngine):
         render_registry.get(ctx.row.ruleset, name)  # NotFound for a picture it does not have
         mine = ctx.seat_of(actor.user_id)
         viewer = None if public or mine is None else mine.seat
-        hook = getattr(ctx.ruleset, "picture_view", None)
-        if hook is not None:
-            view, title = hook(ctx.state, viewer, name, focus)
-        else:
-            view, title = ctx.ruleset.view(ctx.state, viewer), ""
+        view, title = ctx.ruleset.picture_view(ctx.state, viewer, name, focus)
         return ViewPicture(ctx.row.ruleset, name, view, title)
 
     async def render(self, picture: ViewPicture) -> bytes:
@@ -92,13 +87,12 @@ class Reads(StepEngine):
     async def texts(self, actor: Actor, channel_id: int, name: str) -> list[str]:
         """Public texts the rule set names (FTCamp ``battles``: the latest battle lists)."""
         ctx = await self._load(self.db, await self._id_to_read(channel_id))
-        hook = getattr(ctx.ruleset, "texts", None)
-        if hook is None:
+        if not ctx.ruleset.offers_texts:
             raise NotFound(f"{ctx.ruleset.title} has no text '{name}'.")
         if ctx.state is None:
             raise InvalidState("The campaign has not started yet (the GM starts it with "
                                "/campaign start).")
-        return list(hook(ctx.state, name))
+        return list(ctx.ruleset.texts(ctx.state, name))
 
     # ------------------------------------------------------------ GM edits and files
 
@@ -112,10 +106,7 @@ class Reads(StepEngine):
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> str:
             self._require_gm(ctx, actor)
             self._require_live(ctx)
-            hook = getattr(ctx.ruleset, "gm_edit", None)
-            if hook is None:
-                raise InvalidState(f"{ctx.ruleset.title} has no GM edits.")
-            new_state, summary = hook(ctx.state, edit, args)
+            new_state, summary = ctx.ruleset.gm_edit(ctx.state, edit, args)
             await self._begin_resolution(tx, ctx, fx)
             outcome = Outcome(state=new_state, events=[
                 Event(audience=Audience.gm(), kind="gm_edit", text=f"GM edit: {summary}")])
@@ -129,13 +120,13 @@ class Reads(StepEngine):
         options; returns what was loaded, for the GM."""
         ctx = await self._load(self.db, await self._id_in_channel(channel_id))
         self._require_gm(ctx, actor)
-        hook = getattr(ctx.ruleset, "load_file", None)
-        if hook is None:
+        if not ctx.ruleset.reads_setup_file:
             raise InvalidState(f"{ctx.ruleset.title} takes no setup file.")
         if ctx.row.status != "setup":
             raise InvalidState("The campaign has started; a scenario can only be loaded "
                                "before /campaign start.")
-        changes, summary, need = await asyncio.to_thread(hook, filename, text_of(filename, data))
+        changes, summary, need = await asyncio.to_thread(ctx.ruleset.load_file, filename,
+                                                      text_of(filename, data))
         await self.settings(actor, channel_id, changes)  # type: ignore[attr-defined]
         have = len([p for p in ctx.players if p.active])
         seats = "" if have == need else (
@@ -149,11 +140,8 @@ class Reads(StepEngine):
         hidden force, so only the GM gets it)."""
         ctx = await self._load(self.db, await self._id_in_channel(channel_id))
         self._require_gm(ctx, actor)
-        hook = getattr(ctx.ruleset, "export_file", None)
-        if hook is None:
-            raise InvalidState(f"{ctx.ruleset.title} has no file to export.")
         seats = len([p for p in ctx.players if p.active])
-        filename, text, note = hook(ctx.state, dict(ctx.row.options), seats)
+        filename, text, note = ctx.ruleset.export_file(ctx.state, dict(ctx.row.options), seats)
         return filename, text.encode("utf-8"), note
 
     async def side_file(self, actor: Actor, channel_id: int,
@@ -162,8 +150,7 @@ class Reads(StepEngine):
         .FTFleet of the survivors), also after the battle has ended. A player gets their own
         side only; the GM any side (``side``, default their own seat)."""
         ctx = await self._load(self.db, await self._id_to_read(channel_id))
-        hook = getattr(ctx.ruleset, "side_file", None)
-        if hook is None:
+        if not ctx.ruleset.writes_side_files:
             raise InvalidState(f"{ctx.ruleset.title} has no side file to export.")
         if ctx.state is None:
             raise InvalidState("The battle has not begun: there are no ships to export yet.")
@@ -181,8 +168,8 @@ class Reads(StepEngine):
                                    if own is not None else "You hold no seat in this battle.")
         chosen = side if side is not None else own
         assert chosen is not None
-        filename, text, note = await asyncio.to_thread(hook, ctx.state, chosen, ctx.row.name,
-                                                       ctx.row.status == "ended")
+        filename, text, note = await asyncio.to_thread(ctx.ruleset.side_file, ctx.state, chosen,
+                                                       ctx.row.name, ctx.row.status == "ended")
         return filename, text.encode("utf-8"), note
 
     async def upload(self, actor: Actor, channel_id: int, action_type: str, filename: str,
@@ -192,10 +179,8 @@ class Reads(StepEngine):
         submitted. Returns the names the file holds."""
         view = await self.seat_view(actor, channel_id)
         ctx = await self._load(self.db, view.info.id)
-        hook = getattr(ctx.ruleset, "upload_names", None)
-        if hook is None:
-            raise InvalidState(f"{ctx.ruleset.title} takes no uploads.")
-        names = await asyncio.to_thread(hook, filename, data, ctx.state, action_type)
+        names = await asyncio.to_thread(ctx.ruleset.upload_names, filename, data, ctx.state,
+                                        action_type)
         action = {"type": action_type, "filename": filename, "content": text_of(filename, data)}
         if view.gm_spec(action_type) is not None:
             await self.gm_act(actor, channel_id, action)  # type: ignore[attr-defined]

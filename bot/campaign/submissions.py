@@ -116,9 +116,7 @@ class Submissions(StepEngine):
             await self._seat_active(tx, ctx, fx, req.seat, actor.user_id)
             if req.kind == "sealed":
                 # Rule sets that can judge one sealed action alone refuse it now, not at reveal.
-                check = getattr(ctx.ruleset, "check", None)
-                if check is not None:
-                    check(ctx.state, req.seat, action)
+                ctx.ruleset.check(ctx.state, req.seat, action)
                 return await self._store_sealed(tx, ctx, fx, actor, req, action)
             await self._act(tx, ctx, fx, req, action)
             return SubmitResult(ctx.row.id, step_no, req.seat, req.kind, replaced=False,

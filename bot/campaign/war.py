@@ -103,11 +103,12 @@ class War(Links, StepEngine):
         """O-D18: the parent marks its battle as fought in this thread (its rule set's
         ``link_battle`` hook, when it has one), saved in the caller's transaction."""
         pctx = await self._load(tx, parent_id)
-        link = getattr(pctx.ruleset, "link_battle", None)
-        if link is None or pctx.state is None:
+        linked = (pctx.ruleset.link_battle(pctx.state, ref, name)
+                  if pctx.state is not None else None)
+        if linked is None:
             return
         pfx = Effects(now=fx.now)
-        await self._apply(tx, pctx, pfx, link(pctx.state, ref, name), closes_step=False,
+        await self._apply(tx, pctx, pfx, linked, closes_step=False,
                           answered=None)
         await event_log.append(tx, pctx.row.id, pfx.events)
         fx.messages.extend(pfx.messages)
@@ -161,9 +162,8 @@ class War(Links, StepEngine):
         seats = [Seat(number=p.seat, name=p.name) for p in ctx.players]
         outcome = rules.start(options_model(rules, ctx.row.options), seats,
                               self._dice(ctx, "start"))
-        take_in = getattr(rules, "take_in", None)
-        if (roster or forces) and take_in is not None:
-            taken: Outcome = take_in(outcome.state, {"roster": roster, "forces": forces or []})
+        if roster or forces:
+            taken = rules.take_in(outcome.state, {"roster": roster, "forces": forces or []})
             outcome = Outcome(state=taken.state, events=[*outcome.events, *taken.events],
                               finished=taken.finished)
         ctx.row.status = "running"

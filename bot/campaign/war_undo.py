@@ -51,16 +51,14 @@ def arrival(child: Ctx, parent: Ctx) -> Arrival | None:
     """The proposal the ended battle ``child`` makes to ``parent`` as the parent stands (E-D36).
     None when there is nothing to send: the battle has no result (no craft of the parent
     fought in it), or the parent takes none (no ``propose_battle``, not running)."""
-    result_of = getattr(child.ruleset, "battle_result", None)
-    propose = getattr(parent.ruleset, "propose_battle", None)
     ref = child.row.parent_ref
-    if (result_of is None or propose is None or child.state is None or parent.state is None
+    if (not parent.ruleset.takes_battle_results or child.state is None or parent.state is None
             or not ref or parent.row.status not in LIVE):
         return None
-    result = result_of(child.state, child.row.name)
+    result = child.ruleset.battle_result(child.state, child.row.name)
     if result is None:
         return None
-    return Arrival(ref, propose(parent.state, ref, result))
+    return Arrival(ref, parent.ruleset.propose_battle(parent.state, ref, result))
 
 
 def named(child: CampaignRow) -> str:
@@ -83,8 +81,8 @@ def mark(parent: Ctx, child: CampaignRow, now: float, kind: str = ARRIVED,
 
 def round_of(ctx: Ctx) -> int | None:
     """The parent's round as its optional ``battle_round(state)`` hook counts it."""
-    hook = getattr(ctx.ruleset, "battle_round", None)
-    return int(hook(ctx.state)) if hook is not None and ctx.state is not None else None
+    got = ctx.ruleset.battle_round(ctx.state) if ctx.state is not None else None
+    return int(got) if got is not None else None
 
 
 def _take(ctx: Ctx, outcome: Outcome) -> None:
@@ -166,7 +164,7 @@ class WarUndo(StepEngine):
         """After a change of a parent's state: each kept result (``OWED``) whose battle waits
         again is proposed; one whose round is over is dropped (the GM is told). Returns the
         events to route with the change."""
-        if getattr(ctx.ruleset, "propose_battle", None) is None or ctx.row.status not in LIVE:
+        if not ctx.ruleset.takes_battle_results or ctx.row.status not in LIVE:
             return []
         events: list[Event] = []
         for cid, m in (await self._marks(tx, ctx.row.id)).items():

@@ -208,22 +208,9 @@ class Ruleset(Protocol):
 
     def status(self, state: Any, viewer: int | None) -> str: ...
 
-    # Optional: ``check(state, seat, action) -> None`` raises RulesError when one sealed action
-    # is illegal on its own, so the service refuses it on submission rather than at the reveal.
-    # Optional: ``gm_actions(state) -> list[ActionSpec]`` lists what the GM may do at any
-    # time (HRFT manual damage); the service applies it with ``act(state, GM_SEAT, ...)``
-    # without the GM ever appearing in ``pending``.
-    # Optional: ``step_name(state, pending) -> StepName``, the step tracker's key and plain
-    # name for the open step (see ``step_name`` below for the default).
-    # Optional: ``demo_options: dict[str, str]``, settings the offline demo uses unless told
-    # otherwise (FTCamp has no end of its own: the demo plays one round).
-    # Optional hooks of the service's viewer-scoped reads (bot/campaign/reads.py), so a cog
-    # never holds the state: ``gm_view(state)`` (what the GM sees; default the public view),
-    # ``picture_view(state, viewer, name, focus) -> (view, title)``, ``texts(state, name)``,
-    # ``gm_edit(state, edit, args) -> (state, summary)``, ``load_file(filename, text) ->
-    # (option changes, summary, seats)``, ``export_file(state, options, seats) -> (filename,
-    # text, note)``, ``upload_names(filename, data, state, action_type) -> list[str]``,
-    # ``side_file(state, seat, title, ended) -> (filename, text, note)``.
+    # Optional hooks (``check``, ``gm_actions``, ``step_name``, ``gm_view``, ...): every rule
+    # set subclasses ``bot.rules.ruleset_base.RulesetBase``, where each exists with a neutral
+    # default, so the service calls them directly.
 
 
 class StepName(NamedTuple):
@@ -236,11 +223,13 @@ class StepName(NamedTuple):
 
 
 def step_name(ruleset: Any, state: Any, pending: list[Request]) -> StepName:
-    """The optional hook ``step_name(state, pending) -> StepName``, or a name made from the
-    requests' step names when the rule set has none (each step then has its own tracker)."""
-    hook = getattr(ruleset, "step_name", None)
-    if hook is not None:
-        return hook(state, pending)  # type: ignore[no-any-return]
+    """The rule set's ``step_name(state, pending)`` hook (``RulesetBase.step_name``)."""
+    return ruleset.step_name(state, pending)  # type: ignore[no-any-return]
+
+
+def default_step_name(pending: list[Request]) -> StepName:
+    """A name made from the requests' step names, for a rule set that names no steps (each
+    step then has its own tracker)."""
     steps = dict.fromkeys(r.step.replace("_", " ").replace("-", " ") for r in pending)
     return StepName(None, ", ".join(steps).capitalize() or "Waiting")
 
@@ -249,7 +238,7 @@ def step_name(ruleset: Any, state: Any, pending: list[Request]) -> StepName:
 class ScriptedPlayer(Protocol):
     """A demo/self-play player: picks a legal action for a request from what its seat may see.
 
-    Rule sets offer one through ``Ruleset.scripted_player(seat)`` (optional); ``python -m bot
+    Rule sets offer one through ``RulesetBase.scripted_player(seat)``; ``python -m bot
     demo`` and the benchmarks use it. It sees ``view(state, seat)`` only, never hidden state."""
 
     def choose(self, view: dict[str, Any], request: Request, dice: Dice) -> dict[str, Any]: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from bot.errors import NotFound
-from bot.rules.base import Ruleset
+from bot.rules.ruleset_base import RulesetBase
 
 # name -> "module:attribute" of the Ruleset object; imported lazily so one rule set's import
 # cost or breakage never touches the others.
@@ -14,11 +14,13 @@ _BUILTIN: dict[str, str] = {
     "ftcamp": "bot.rules.ftcamp:RULESET",
     "hrft": "bot.rules.hrft:RULESET",
 }
-_EXTRA: dict[str, Ruleset] = {}
+_EXTRA: dict[str, RulesetBase] = {}
 
 
-def register(ruleset: Ruleset) -> None:
+def register(ruleset: RulesetBase) -> None:
     """Add a rule set at run time (tests use this for their own small rule set)."""
+    if not isinstance(ruleset, RulesetBase):  # the service calls every hook directly
+        raise TypeError(f"{type(ruleset).__name__} must subclass RulesetBase")
     _EXTRA[ruleset.name] = ruleset
 
 
@@ -26,7 +28,7 @@ def names() -> list[str]:
     return sorted({*_BUILTIN, *_EXTRA})
 
 
-def get(name: str) -> Ruleset:
+def get(name: str) -> RulesetBase:
     if name in _EXTRA:
         return _EXTRA[name]
     if name not in _BUILTIN:

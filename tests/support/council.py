@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from bot.rules import registry as rules_registry
 from bot.rules.base import ActionSpec, Audience, Dice, Event, Outcome, Request, Seat
+from bot.rules.ruleset_base import RulesetBase
 
 
 class CouncilOptions(BaseModel):
@@ -22,7 +23,7 @@ class CouncilState(BaseModel):
     ready: list[int] = Field(default_factory=list)
 
 
-class CouncilRuleset:
+class CouncilRuleset(RulesetBase):
     name = "council"
     title = "Council"
     min_seats = 2

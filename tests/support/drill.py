@@ -16,6 +16,7 @@ from bot.errors import RulesError
 from bot.rules import registry as rules_registry
 from bot.rules.base import ActionSpec, Audience, Dice, Event, InputField, Option, Outcome, Request
 from bot.rules.base import Seat as SeatModel
+from bot.rules.ruleset_base import RulesetBase
 
 GROUPS = [f"g{i}" for i in range(1, 7)]
 ORDERS = ["hold", "move", "attack"]
@@ -55,7 +56,7 @@ def describe(name: str, action: dict[str, Any]) -> str:
     return f"{name}: {orders}; losses {action.get('losses')}"
 
 
-class DrillRuleset:
+class DrillRuleset(RulesetBase):
     name = "drill"
     title = "Drill"
     min_seats = 2

@@ -28,6 +28,7 @@ from bot.rules.base import (
     Request,
     Seat,
 )
+from bot.rules.ruleset_base import RulesetBase
 
 NUMBERS = [str(n) for n in range(1, 7)]
 
@@ -78,7 +79,7 @@ def _finish_if_won(state: GuessState, events: list[Event]) -> Outcome:
     return Outcome(state=state, events=events)
 
 
-class GuessRuleset:
+class GuessRuleset(RulesetBase):
     name = "guess"
     title = "Guess the die"
     min_seats = 2

@@ -26,6 +26,7 @@ from bot.rules.base import (
     Request,
     Seat,
 )
+from bot.rules.ruleset_base import RulesetBase
 
 BOXES = ["1", "2", "3"]
 
@@ -86,7 +87,7 @@ def _box(action: dict[str, Any], kind: str) -> str:
     return str(action["box"])
 
 
-class MixedRuleset:
+class MixedRuleset(RulesetBase):
     name = "mixed"
     title = "Hide and seek"
     min_seats = 2

@@ -40,6 +40,7 @@ from bot.rules.ftcamp.scan import groups_in, is_contested, scan_report
 from bot.rules.ftcamp.scenario import load_scenario
 from bot.rules.ftcamp.step_names import step_name
 from bot.rules.ftcamp.views import status_text, view_of
+from bot.rules.ruleset_base import RulesetBase
 from bot.rules.words import plural
 
 SEALED = ("orders", "special", "engage", "chase", "reserves", "patrol")
@@ -65,7 +66,7 @@ def _public(text: str, kind: str, **kw: Any) -> Event:
     return Event(audience=Audience.public(), kind=kind, text=text, **kw)
 
 
-class FTCampRuleset:
+class FTCampRuleset(RulesetBase):
     name = "ftcamp"
     title = "FTCamp 0.2 engage orders"
     min_seats = 2
@@ -75,6 +76,7 @@ class FTCampRuleset:
     step_name = staticmethod(step_name)  # the step tracker's name (bot.rules.base.StepName)
     state_model = State
     help_text = HELP
+    offers_texts = reads_setup_file = takes_battle_results = True  # see RulesetBase
 
     # --- protocol ---------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from bot.rules.hrft.scripted import HrftScriptedPlayer
 from bot.rules.hrft.sequence import HrftOptions, next_step, step_def
 from bot.rules.hrft.state import BattleState, add_ship
 from bot.rules.hrft.weapons import WEAPONS
+from bot.rules.ruleset_base import RulesetBase
 from bot.rules.words import plural
 
 SMALL_UNIT_TYPES = {"hangar", "sm_launcher", "sm_rack", "tender_bay"}
@@ -68,7 +69,7 @@ def options_text(opts: HrftOptions) -> str:
     return ", ".join(parts)
 
 
-class HrftRuleset:
+class HrftRuleset(RulesetBase):
     """The ``hrft`` rule set (exported as ``RULESET``)."""
 
     name = "hrft"
@@ -78,6 +79,7 @@ class HrftRuleset:
     options_model: type[BaseModel] = HrftOptions
     state_model: type[BaseModel] = BattleState
     help_text = HELP
+    writes_side_files = True  # side_file writes a side's survivors
 
     # -- protocol -------------------------------------------------------------------------
     @staticmethod

@@ -17,6 +17,7 @@ from bot.rules.orbits.scripted import OrbitsScriptedPlayer, scripted_player
 from bot.rules.orbits.state import OrbitsState
 from bot.rules.orbits.turns import act_turn, deployment_request, transit_request
 from bot.rules.orbits.views import build_view, status_text
+from bot.rules.ruleset_base import RulesetBase
 
 HELP_TEXT = """\
 **Orbits**: a card campaign in one solar system (2-6 players, one 54-card deck each).
@@ -43,7 +44,7 @@ _BATTLE_STEPS = {"battle_report": "losses", "battle_gm": "GM ruling",
                  "battle_discard": "discards", "battle_raid": "raids"}
 
 
-class OrbitsRuleset:
+class OrbitsRuleset(RulesetBase):
     """The card campaign (seed 004), read through rulings O-1 to O-18."""
 
     name = "orbits"
@@ -53,6 +54,7 @@ class OrbitsRuleset:
     options_model: type[BaseModel] = OrbitsOptions
     state_model: type[BaseModel] = OrbitsState
     help_text = HELP_TEXT
+    takes_battle_results = True  # propose_battle takes HRFT battles' results
 
     def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome:
         opts = OrbitsOptions.model_validate(options.model_dump() if isinstance(

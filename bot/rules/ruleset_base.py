@@ -1,0 +1,175 @@
+"""``RulesetBase``: every rule set subclasses it, so every optional hook exists.
+
+Modelled on python-chess's ``chess/variant.py`` (DESIGN.md, "Models to follow"): a rule set
+overrides the hooks it has; the others keep a default that does nothing (or refuses with
+the plain message the service showed when a rule set had no such hook). The service calls
+hooks directly, never through ``getattr``. Where the service must know whether a rule set
+has a thing at all before other checks (which refusal comes first), it reads an explicit
+capability (``offers_texts`` and the like), never compares methods; tests/test_architecture.py
+checks each capability against the hook it announces.
+
+The required members (``start``, ``pending``, ``act``, ``resolve``, ``view``, ``status`` and
+the class attributes) are those of the ``Ruleset`` protocol in ``bot.rules.base``; here they
+are abstract, so a rule set missing one fails when it is built.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from bot.errors import InvalidInput, InvalidState, NotFound
+from bot.rules.base import (
+    ActionSpec,
+    Dice,
+    Outcome,
+    Request,
+    ScriptedPlayer,
+    Seat,
+    StepName,
+    default_step_name,
+)
+
+
+class RulesetBase(ABC):
+    """A rule set: the required protocol plus every optional hook with its neutral default."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    options_model: type[BaseModel]
+    state_model: type[BaseModel]
+    help_text: ClassVar[str]
+
+    # --- capabilities: whether a rule set has a thing at all ------------------------------
+    offers_texts: ClassVar[bool] = False  # ``texts`` names public texts
+    reads_setup_file: ClassVar[bool] = False  # ``load_file`` reads a setup file
+    writes_side_files: ClassVar[bool] = False  # ``side_file`` writes a side's ships
+    takes_battle_results: ClassVar[bool] = False  # ``propose_battle`` takes a battle's result
+    # Settings the offline demo uses unless told otherwise (FTCamp has no end of its own:
+    # the demo plays one round). Empty: the rule set's own defaults.
+    demo_options: ClassVar[dict[str, str]] = {}
+
+    # --- required ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome: ...
+
+    @abstractmethod
+    def pending(self, state: Any) -> list[Request]: ...
+
+    @abstractmethod
+    def act(self, state: Any, seat: int, action: dict[str, Any], dice: Dice) -> Outcome: ...
+
+    @abstractmethod
+    def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome: ...
+
+    @abstractmethod
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def status(self, state: Any, viewer: int | None) -> str: ...
+
+    # --- turns and steps --------------------------------------------------------------------
+
+    def check(self, state: Any, seat: int, action: dict[str, Any]) -> None:
+        """Raises RulesError when one sealed action is illegal on its own, so the service
+        refuses it on submission rather than at the reveal. Default: every action passes
+        here (``resolve`` still judges the whole set)."""
+        return None
+
+    def gm_actions(self, state: Any) -> list[ActionSpec]:
+        """What the GM may do at any time (HRFT manual damage), applied with
+        ``act(state, GM_SEAT, ...)``; the GM never appears in ``pending``. Default: nothing."""
+        return []
+
+    def step_name(self, state: Any, pending: list[Request]) -> StepName:
+        """The step tracker's key and plain name for the open step. Default: a name made of
+        the requests' step names, each step with a tracker of its own."""
+        return default_step_name(pending)
+
+    # --- the service's viewer-scoped reads (bot/campaign/reads.py) --------------------------
+
+    def gm_view(self, state: Any) -> dict[str, Any] | None:
+        """What the GM sees. Default None: the GM sees their seat's view (the public one
+        without a seat)."""
+        return None
+
+    def picture_view(self, state: Any, viewer: int | None, name: str,
+                     focus: str | None) -> tuple[dict[str, Any], str]:
+        """(view, title) a picture is drawn from. Default: the viewer's view, no title."""
+        return self.view(state, viewer), ""
+
+    def texts(self, state: Any, name: str) -> list[str]:
+        """Public texts by name (FTCamp ``battles``); announced by ``offers_texts``."""
+        raise NotFound(f"{self.title} has no text '{name}'.")
+
+    def gm_edit(self, state: Any, edit: str, args: dict[str, Any]) -> tuple[Any, str]:
+        """(new state, summary) of one named GM edit (FTCamp: add/move/remove a group)."""
+        raise InvalidState(f"{self.title} has no GM edits.")
+
+    def load_file(self, filename: str, text: str) -> tuple[dict[str, str], str, int]:
+        """(option changes, summary, seats needed) of a setup file (FTCamp scenario);
+        announced by ``reads_setup_file``."""
+        raise InvalidState(f"{self.title} takes no setup file.")
+
+    def export_file(self, state: Any, options: dict[str, Any],
+                    seats: int) -> tuple[str, str, str]:
+        """(file name, text, note) of the campaign as a setup file, for the GM."""
+        raise InvalidState(f"{self.title} has no file to export.")
+
+    def side_file(self, state: Any, seat: int, title: str,
+                  ended: bool = False) -> tuple[str, str, str]:
+        """(file name, text, note) of one side's ships (HRFT: an .FTFleet of the survivors);
+        announced by ``writes_side_files``."""
+        raise InvalidState(f"{self.title} has no side file to export.")
+
+    def upload_names(self, filename: str, data: bytes, state: Any = None,
+                     action: str = "") -> list[str]:
+        """The names an uploaded file holds, read before it is submitted as ``action``."""
+        raise InvalidState(f"{self.title} takes no uploads.")
+
+    # --- battles fought in their own campaign (bot/campaign/war.py, links.py) ---------------
+
+    def take_in(self, state: Any, linked: dict[str, Any]) -> Outcome:
+        """A parent's battle comes in at the start (HRFT: roster and forces). Default:
+        nothing is taken in."""
+        return Outcome(state=state)
+
+    def battle_result(self, state: Any, name: str = "") -> dict[str, Any] | None:
+        """An ended battle's result for its parent. Default None: there is none to send."""
+        return None
+
+    def propose_battle(self, state: Any, ref: str, result: dict[str, Any]) -> Outcome | None:
+        """A battle's result as a proposal in this (parent) state; None = that battle waits
+        for no result. Called only when ``takes_battle_results``."""
+        return None
+
+    def battle_round(self, state: Any) -> int | None:
+        """The round a kept battle result belongs to. Default None: no rounds."""
+        return None
+
+    def battle_refs(self, state: Any) -> list[str]:
+        """The battles waiting to be fought in their own campaign. Default: none."""
+        return []
+
+    def battle_link(self, state: Any, ref: str) -> dict[str, Any] | None:
+        """What a battle for ``ref`` brings in; None = a free description (the default)."""
+        return None
+
+    def link_battle(self, state: Any, ref: str, name: str) -> Outcome | None:
+        """Marks ``ref`` as fought in the battle ``name``. Default None: nothing to mark."""
+        return None
+
+    # --- the offline demo (bot/campaign/demo.py) --------------------------------------------
+
+    def scripted_player(self, seat: int) -> ScriptedPlayer:
+        """A player that picks legal actions from its seat's view, for the demo."""
+        raise InvalidInput(f"Rule set '{self.name}' has no scripted players, so no demo.")
+
+    def demo_battles(self, state: Any) -> list[str]:
+        """The battles a demo fights in their own campaign now. Default: none."""
+        return []
