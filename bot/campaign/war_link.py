@@ -153,11 +153,10 @@ class LinkUndo(WarUndo):
                                           or (listed and (not isinstance(kept, int)
                                                           or kept == now))):
                 fx.events.append(link_mark(ctx, child, fx.now, LINK_DROPPED))
-                if sent is not None and sent.kind == war_undo.OWED:
-                    fx.events.append(war_undo.mark(ctx, child, fx.now, war_undo.DROPPED))
-                if child.status in war_undo.LIVE:
-                    fx.messages.append(NewMessage(child.id, "channel", gone_text(ctx, child),
-                                                  channel_id=child.channel_id))
+                if child.status not in war_undo.LIVE:
+                    continue  # over: P-13 drops its kept result when its round is over
+                fx.messages.append(NewMessage(child.id, "channel", gone_text(ctx, child),
+                                              channel_id=child.channel_id))
                 out.append(Settled(LINK_DROPPED, child, [Event(
                     audience=Audience.gm(), kind="battle_note", text=gone_text(ctx, child))]))
             elif m.kind == LINKED:
