@@ -138,7 +138,7 @@ class LinkUndo(WarUndo):
                     sent is None or sent.kind not in (war_undo.ARRIVED, war_undo.OWED)):
                 continue  # over, its result not taken: nothing comes from that thread
             ref = child.parent_ref
-            kept, now = m.data.get("round"), war_undo.round_of(ctx)
+            now = war_undo.round_of(ctx)
             if ref in listed:
                 try:
                     outcome = link(ctx.state, ref, child.name)
@@ -148,10 +148,7 @@ class LinkUndo(WarUndo):
                 fx.save = "state"
                 fx.events.append(link_mark(ctx, child, fx.now))
                 out.append(Settled(LINKED, child, list(outcome.events)))
-            elif m.kind == LINK_OWED and ((isinstance(kept, int) and now is not None
-                                           and now > kept)
-                                          or (listed and (not isinstance(kept, int)
-                                                          or kept == now))):
+            elif m.kind == LINK_OWED and gone(m, now, listed):
                 fx.events.append(link_mark(ctx, child, fx.now, LINK_DROPPED))
                 if child.status not in war_undo.LIVE:
                     continue  # over: P-13 drops its kept result when its round is over
@@ -182,26 +179,30 @@ class LinkUndo(WarUndo):
                 lines.append(gone_text(ctx, s.child))
         return lines
 
-    async def _results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int,
-                                  skip: frozenset[int] = frozenset()) -> list[str]:
+    async def _results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
         """P-14 then P-13: the battles still fought are linked first, so a result proposed
-        again names its thread."""
-        settled = await self._settle_links(tx, ctx, fx, undone)
-        lines = self._link_lines(ctx, settled)
-        gone = frozenset(s.child.id for s in settled if s.kind == LINK_DROPPED)
-        return lines + await super()._results_after_undo(tx, ctx, fx, undone, skip | gone)
+        again names its thread. (A dropped link is a battle still fought: it has no result
+        for P-13 to propose.)"""
+        lines = self._link_lines(ctx, await self._settle_links(tx, ctx, fx, undone))
+        return lines + await super()._results_after_undo(tx, ctx, fx, undone)
 
-    async def _owed_results(self, tx: Tx, ctx: Ctx, fx: Effects,
-                            skip: frozenset[int] = frozenset()) -> list[Event]:
+    async def _owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
         """After a change of the parent's state: the kept links first (P-14), then the kept
-        results (P-13), none of a battle whose link was just dropped."""
+        results (P-13)."""
         settled = await self._settle_links(tx, ctx, fx, None)
-        events = [e for s in settled for e in s.events]
-        gone = frozenset(s.child.id for s in settled if s.kind == LINK_DROPPED)
-        return events + await super()._owed_results(tx, ctx, fx, skip | gone)
+        return [e for s in settled for e in s.events] + await super()._owed_results(tx, ctx, fx)
 
 
 def round_of_link(m: EventRow, now: int | None) -> int | None:
     """The round a link belongs to: the one it was made in (its mark keeps it), else now."""
     kept = m.data.get("round")
     return kept if isinstance(kept, int) else now
+
+
+def gone(m: EventRow, now: int | None, listed: set[str]) -> bool:
+    """A kept link whose battle will not come up again: its round is over, or that round's
+    battles are listed (some wait to be fought) without it."""
+    kept = m.data.get("round")
+    if isinstance(kept, int) and now is not None:
+        return now > kept or (now == kept and bool(listed))
+    return bool(listed)

@@ -129,17 +129,14 @@ class WarUndo(StepEngine):
             return None
         return await self._load(tx, cid)
 
-    async def _results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int,
-                                  skip: frozenset[int] = frozenset()) -> list[str]:
+    async def _results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
         """``gm_undo`` has put back the state from before resolution ``undone``: every result
         that arrived after that point is proposed again where the restored state waits for
         it, else kept. Its events are logged but not sent (the GM had them at the arrival;
         the undo's announcement and the GM's fresh panel say it). Returns the announcement's
-        lines. ``skip``: battles whose result goes nowhere (P-14: their link was dropped)."""
+        lines."""
         lines: list[str] = []
         for cid, m in (await self._marks(tx, ctx.row.id)).items():
-            if cid in skip:
-                continue
             if not (m.kind == OWED or (m.kind == ARRIVED and m.resolution_no >= undone)):
                 continue  # the restored state has it (or it was dropped)
             child = await self._ended_battle(tx, ctx, cid)
@@ -165,8 +162,7 @@ class WarUndo(StepEngine):
                              "that battle waits for its result.")
         return lines
 
-    async def _owed_results(self, tx: Tx, ctx: Ctx, fx: Effects,
-                            skip: frozenset[int] = frozenset()) -> list[Event]:
+    async def _owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
         """After a change of a parent's state: each kept result (``OWED``) whose battle waits
         again is proposed; one whose round is over is dropped (the GM is told). Returns the
         events to route with the change."""
@@ -174,7 +170,7 @@ class WarUndo(StepEngine):
             return []
         events: list[Event] = []
         for cid, m in (await self._marks(tx, ctx.row.id)).items():
-            if m.kind != OWED or cid in skip:
+            if m.kind != OWED:
                 continue
             child = await self._ended_battle(tx, ctx, cid)
             if child is None:
