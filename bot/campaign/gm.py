@@ -13,7 +13,7 @@ from bot.campaign.lifecycle import plain_line
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
 from bot.campaign.steps import Mail, validate_action
-from bot.campaign.war_undo import WarUndo
+from bot.campaign.war_link import LinkUndo
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome, Request
 from storage import events as event_log
@@ -27,7 +27,7 @@ UNDO_QUOTED = 1  # how many posted lines of an undone result the announcement qu
 MAX_QUOTE = 160
 
 
-class GmTools(WarUndo):
+class GmTools(LinkUndo):  # P-13, P-14
     async def gm_extend(self, actor: Actor, channel_id: int, hours: float) -> None:
         """Moves the open step's deadline by ``hours`` (negative shortens; a step without a
         deadline gets one ``hours`` from now) and re-arms its reminders."""

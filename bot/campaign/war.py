@@ -14,7 +14,7 @@ import logging
 import sqlite3
 from typing import Any
 
-from bot.campaign import war_undo
+from bot.campaign import war_link, war_undo
 from bot.campaign.core import Ctx, Effects, campaign_info
 from bot.campaign.links import Links
 from bot.campaign.models import Actor, CampaignInfo
@@ -83,7 +83,7 @@ class War(Links, StepEngine):
                 fx = Effects(now=now)
                 # O-D17: an Orbits side's force musters its ships within its budget
                 await self._start_with_roster(tx, ctx, fx, roster, forces)
-                await self._link_parent(tx, fx, parent_id, parent.battle_id, name)
+                await self._link_parent(tx, fx, parent_id, parent.battle_id, name, ctx.row)
                 await event_log.append(tx, campaign_id, fx.events)
                 await outbox_repo.enqueue(tx, fx.messages, fx.now)
                 await campaigns.save(tx, ctx.row, fx.now, state_changed=True)
@@ -99,7 +99,7 @@ class War(Links, StepEngine):
         return campaign_info(ctx.row, ctx.players)
 
     async def _link_parent(self, tx: Tx, fx: Effects, parent_id: int, ref: str,
-                           name: str) -> None:
+                           name: str, child: CampaignRow) -> None:
         """O-D18: the parent marks its battle as fought in this thread (its rule set's
         ``link_battle`` hook, when it has one), saved in the caller's transaction."""
         pctx = await self._load(tx, parent_id)
@@ -110,6 +110,7 @@ class War(Links, StepEngine):
         pfx = Effects(now=fx.now)
         await self._apply(tx, pctx, pfx, linked, closes_step=False,
                           answered=None)
+        pfx.events.append(war_link.link_mark(pctx, child, fx.now))  # P-14: undo finds it
         await event_log.append(tx, pctx.row.id, pfx.events)
         fx.messages.extend(pfx.messages)
         await campaigns.save(tx, pctx.row, fx.now, state_changed=True)
@@ -177,10 +178,16 @@ class War(Links, StepEngine):
         """E-D36: the ended battle's fates become a proposal in the parent's state (its GM
         is asked to confirm or edit it), written in this same transaction."""
         pctx = await self._load(tx, parent.id)
+        if await war_link.dropped(tx, parent.id, ctx.row):  # P-14: an undo unlinked it
+            fx.messages.extend(self._gm_note(pctx, war_link.gone_text(pctx, ctx.row, ended=True)))
+            return
         found = war_undo.arrival(ctx, pctx)  # P-13: the proposal /gm undo makes again
         if found is None:
             return
         outcome: Outcome | None = found.outcome
+        if outcome is None and await war_link.keep_result(tx, pctx, ctx.row, fx.now):
+            fx.messages.extend(self._gm_note(pctx, war_link.kept_text(ctx.row)))
+            return
         if outcome is None:
             fx.messages.extend(self._gm_note(pctx, f"Battle **{ctx.row.name}** "
                                              f"({ctx.row.parent_ref}) ended, but that battle "

@@ -15,7 +15,7 @@ and the GM told.
 
 The proposal itself is the one the battle's end made (``arrival``): the battle's rule set
 gives its result (``battle_result``), the parent's rule set takes it (``propose_battle``),
-both looked up with getattr, so any parent rule set with that hook is served.
+both hooks of ``RulesetBase``, so any parent rule set that takes battle results is served.
 """
 
 from __future__ import annotations

@@ -151,6 +151,10 @@ class OrbitsRuleset(RulesetBase):
         done = war.propose(_state(state), ref, result)
         return Outcome(state=done[0], events=done[1]) if done is not None else None
 
+    def battle_round(self, state: Any) -> int:
+        """P-13, O-D21: a result or link kept by an undo belongs to its turn."""
+        return OrbitsState.model_validate(state).turn
+
     def demo_battles(self, state: Any) -> list[str]:
         """The battles a demo fights in HRFT: the current one, when it may be (O-D17) and
         the campaign set points_per_value (the demo's switch: a group fighting its battles
