@@ -260,6 +260,8 @@ GETATTR_ALLOWLIST = {
     ("cogs.ftcamp", "interaction.namespace"): "an app command's typed option, by name",
     ("cogs.refusals", "client"): "the bot's optional store of recent rulings",
     ("cogs.outbox", "destination"): "a Discord channel type without partial messages",
+    ("bot.campaign.demo", "state"): "the demo summary's turn count (Orbits and HRFT count "
+                                    "turns, FTCamp rounds); not a hook",
 }
 
 
