@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +34,32 @@ def names(items: list[str]) -> str:
 
 def deadline_note(deadline: datetime | None) -> str:
     return f" (deadline {when(deadline)})" if deadline else ""
+
+
+_FILLER = {"phase", "the", "in", "of", "at", "for"}
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[\w']+", text.lower()) if w not in _FILLER}
+
+
+def unrepeated(prompt: str, name: str) -> str:
+    """The prompt without the leading clauses that only say again what the step's name says
+    ("Transit phase, turn 1: send ..." under "Turn 1: transit" -> "Send ...")."""
+    named = _words(name)
+    rest = prompt.strip()
+    while True:
+        m = re.match(r"(.+?)(?::|\.)\s+(?=\S)", rest)
+        if m is None or not _words(m.group(1)) or not _words(m.group(1)) <= named:
+            break
+        rest = rest[m.end():]
+    return rest[:1].upper() + rest[1:] if rest != prompt.strip() else rest
+
+
+def panel_line(campaign: str, name: str, prompt: str, deadline: datetime | None) -> str:
+    """The one line above a DM panel: campaign, step, what is asked, by when."""
+    due = f" Deadline {when(deadline)}." if deadline else ""
+    return f"**{campaign}**, {name}. {unrepeated(prompt, name)}{due}"
 
 
 def step_line(kind: str, who: list[str], deadline: datetime | None) -> str:

@@ -135,7 +135,7 @@ class Scheduler(StepEngine):
             row = await campaigns.get(tx, campaign_id)
             if row is None:
                 return
-            text = (f"**{row.name}**: the deadline of step {step_no} could not be processed (a "
+            text = (f"**{row.name}**: the deadline of the open step could not be processed (a "
                     "bot error; the bot's admin can see it in the log). The step stays open: "
                     "use /gm advance or /gm extend.")
             await outbox_repo.enqueue(
@@ -158,8 +158,8 @@ class Scheduler(StepEngine):
                 target = self._dm_target(ctx, req.seat)
                 if target is not None:
                     fx.dm(ctx, target,
-                          f"Reminder: **{ctx.row.name}** still needs your answer ({name}; "
-                          f"deadline {messages.when(due)}): {req.prompt}",
+                          "Reminder: " + messages.panel_line(ctx.row.name, name, req.prompt,
+                                                             due),
                           panel=(ctx.row.id, step_no, req.seat))
             return 1
 

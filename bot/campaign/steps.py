@@ -252,8 +252,7 @@ class StepEngine(ServiceCore):
             deadline = self._at(due)
         name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
         for req in ctx.pending:
-            mail.panel(req.seat, f"**{row.name}**, {name}: {req.prompt}"
-                       + messages.deadline_note(deadline))
+            mail.panel(req.seat, messages.panel_line(row.name, name, req.prompt, deadline))
 
     @staticmethod
     def _asks_nobody(ctx: Ctx, mail: Mail) -> None:

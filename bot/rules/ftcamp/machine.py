@@ -304,10 +304,11 @@ class FTCampRuleset:
         with index.frozen(state):  # the moves are applied: a fresh index
             state.contested = [h for h in hexes if is_contested(state, h)]
         contested = ", ".join(state.contested) or "none"
-        text = (f"**Fleet orders revealed, round {state.round}** (E-3)\n" + "\n".join(lines)
+        text = (f"**Fleet orders revealed, round {state.round}**\n" + "\n".join(lines)
                 + f"\nContested hexes: {contested}")
         # E-D35: the public hex map goes inside the reveal, showing where everything is now
-        events = [_public(text, "fleet_orders", data={"contested": list(state.contested)},
+        events = [_public(text, "fleet_orders", data={"contested": list(state.contested),
+                                                      "ruling": "E-3"},
                           image=ImageRef(name="hexmap", viewer=None),
                           embed=shown.fleet_reveal(state, moves))]
         return events + self._next_hex(state, dice)
@@ -388,16 +389,18 @@ class FTCampRuleset:
         public, parts = engage.roll_all(state, run, dice)
         lines += public
         state.revealed = sorted(set(state.revealed) | set(run.choices))
-        text = f"**Engage orders revealed, hex {run.hex}** (E-10)\n" + "\n".join(lines)
+        text = f"**Engage orders revealed, hex {run.hex}**\n" + "\n".join(lines)
         # E-D33: the public post carries orders, part counts and rolls; which craft are in
         # which part goes only to the owner and allies (E-D16), so no hidden craft is named.
         events = [_public(text, "engage_reveal", data={
-            "hex": run.hex, "rolls": {k: v.model_dump() for k, v in run.rolls.items()},
+            "ruling": "E-10", "hex": run.hex,
+            "rolls": {k: v.model_dump() for k, v in run.rolls.items()},
             "choices": {k: {"order": v.order, "parts": len(v.parts), "follows": v.follows,
                             "drop_hold": v.drop_hold} for k, v in run.choices.items()}},
             embed=shown.engage_reveal(state, run, notes))]
         events += self._parts_events(state, run, parts)
-        events += [_public(line, "tie") for line in allocation.start(state, run, dice)]
+        events += [_public(line, "tie", data={"ruling": "E-11"})
+                   for line in allocation.start(state, run, dice)]
         events += [_public(line, "pick") for line in allocation.auto_place(state, run)]
         state.step = "allocate"
         if run.queue:

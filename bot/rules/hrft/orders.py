@@ -155,7 +155,7 @@ def check_orders(state: BattleState, seat: int, action: dict[str, Any]) -> None:
 
 def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event]:
     """Step 2: apply every seat's orders (mutates ``state``) and announce them publicly."""
-    lines = [f"**Turn {state.turn}, step 2: orders revealed**"]
+    lines = [f"**Turn {state.turn}: orders revealed**"]
     private: list[Event] = []
     state.notes = {}
     for seat in state.living_seats():
@@ -175,7 +175,7 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event
                 order = state.next_orders.get(ship.uid) or Order(
                     speed=state.orders[ship.uid].speed, screens=state.orders[ship.uid].screens)
                 state.next_orders[ship.uid] = written
-                extra = " (computer damaged: follows last turn's written orders, H-11)"
+                extra = " (computer damaged: follows last turn's written orders)"
                 private.append(Event(audience=Audience.to_seat(seat), kind="orders-ahead",
                                      text=f"{ship.name}: your orders are stored for next turn "
                                           "(computer damaged)."))
@@ -189,6 +189,6 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event
             lines.append(f"- {ship.name}: speed {order.speed}, thrust {order.thrust}, turn "
                          f"{order.turn}, screens {screens.describe(state.screens[ship.uid])}"
                          + (f", tracking {order.tracking}" if state.options.vtif else "")
-                         + (", engines redlined (H-D32)" if order.redline else "")
+                         + (", engines redlined" if order.redline else "")  # H-D32
                          + extra)
     return [Event(audience=Audience.public(), kind="orders", text="\n".join(lines)), *private]

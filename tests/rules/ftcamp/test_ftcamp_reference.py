@@ -24,8 +24,8 @@ from bot.rules.ftcamp.model import State
 # hexes in the fleet-order reveal) and issue 11's rounds that wait for their battles; each
 # of those branches checked before its change that states and requests hashed the same.
 REFERENCE = {
-    (30, 2): "88ebf63a937e799ddf8fe9ac30b53937ef0209a1d144a46f8da2a00fe6c4b564",
-    (200, 1): "b4f6e73624fc3107e007de189a83f7b564c1a88636cfb2843e28457bff8f5ea7",
+    (30, 2): "ee3dcb5e91d67f7f800a48a839588db6c857655e9e89720bfba8c2980b7c8cb9",
+    (200, 1): "77c1628b2463b772130de1643207efb27bc30576f0c8aea2580d208c3e1af44d",
 }
 
 
