@@ -72,12 +72,17 @@ def step_line(kind: str, who: list[str], deadline: datetime | None) -> str:
     return f"{names(who)}: take your actions, then say you are ready{note}."
 
 
-def default_line(name: str, request: Any) -> str:
-    """A default taken at the deadline, said as such (never the content of sealed orders)."""
+def default_line(name: str, request: Any, drafted: bool = False) -> str:
+    """A default taken at the deadline, said as such (never the content of sealed orders);
+    ``drafted``: what the seat had saved in its panel was taken instead of the default."""
     if request.kind == "sealed":
+        if drafted:
+            return f"{name} missed the deadline: the choices saved in their panel were used."
         return f"{name} missed the deadline: default orders were used."
     action = (request.default or {}).get("type")
     label = next((a.label for a in request.actions if a.type == action), "the default")
+    if drafted:
+        return f"{name} missed the deadline: {label.lower()}, as saved in their panel."
     return f"{name} missed the deadline: {label.lower()} by default."
 
 

@@ -11,6 +11,7 @@ from bot.campaign.core import Ctx, Effects, ServiceCore, step_keys
 from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
 from bot.campaign.settings import timing
+from bot.campaign.summaries import describe_action
 from bot.campaign.tracker import Tracker
 from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Embed, Event, Outcome, Request, step_name
@@ -22,6 +23,16 @@ from storage.outbox import NewMessage, Picture, TrackerRow
 from storage.turns import Snapshot
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What the service took for a seat at a deadline: the action in the panel's words, and
+    whether it was the seat's own saved draft rather than the rules' default."""
+
+    seat: int
+    action: str
+    drafted: bool = False
 
 
 @dataclass
@@ -112,11 +123,17 @@ def _check_fields(spec: ActionSpec, action: dict[str, Any]) -> None:
 class StepEngine(ServiceCore):
     """Runs the rules and turns their outcome into state, events and messages."""
 
-    async def _resolve_sealed(self, tx: Tx, ctx: Ctx, fx: Effects) -> None:
+    async def _resolve_sealed(
+        self, tx: Tx, ctx: Ctx, fx: Effects, *, drafted: set[int] | None = None,
+        taken: list[Taken] | None = None,
+    ) -> None:
         """Resolves the open sealed step with the stored submissions and defaults; the
-        reveal says whose orders were defaults (missed deadline)."""
+        tracker says who missed the deadline, and the reveal marks the defaults: the rule
+        set's ``resolve_with_defaults`` hook is told which seats' actions the service took
+        by default (``drafted``: seats whose saved draft was taken instead; their own)."""
         mail = Mail()
         actions: dict[int, dict[str, Any]] = {}
+        defaulted: set[int] = set()
         for req in ctx.pending:
             if req.kind != "sealed":
                 continue
@@ -125,21 +142,28 @@ class StepEngine(ServiceCore):
                 raise InvalidState(f"{ctx.name(req.seat)} has not submitted and has no default.")
             actions[req.seat] = action
             if req.seat not in ctx.submitted:
-                mail.line(messages.default_line(ctx.name(req.seat), req))
+                own = req.seat in (drafted or set())
+                mail.line(messages.default_line(ctx.name(req.seat), req, drafted=own))
+                if not own:
+                    defaulted.add(req.seat)
+                if taken is not None:
+                    taken.append(Taken(req.seat, describe_action(req, action), own))
         dice = await self._begin_resolution(tx, ctx, fx)
-        outcome = ctx.ruleset.resolve(ctx.state, actions, dice)
+        marked = getattr(ctx.ruleset, "resolve_with_defaults", None)
+        outcome = (marked(ctx.state, actions, dice, frozenset(defaulted)) if marked is not None
+                   else ctx.ruleset.resolve(ctx.state, actions, dice))
         await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail, reveal=True,
                           answered=set(step_keys([r for r in ctx.pending if r.kind == "sealed"])))
 
     async def _act(
         self, tx: Tx, ctx: Ctx, fx: Effects, req: Request, action: dict[str, Any],
-        *, by_default: bool = False,
+        *, by_default: bool = False, drafted: bool = False,
     ) -> None:
         """Applies one turn/open action; a turn action always ends its step. A default
-        taken at the deadline says so in the tracker."""
+        taken at the deadline (``drafted``: the seat's saved draft) says so in the tracker."""
         mail = Mail()
         if by_default:
-            mail.line(messages.default_line(ctx.name(req.seat), req))
+            mail.line(messages.default_line(ctx.name(req.seat), req, drafted=drafted))
         else:
             mail.acted.add(req.seat)
         dice = await self._begin_resolution(tx, ctx, fx)
@@ -480,9 +504,12 @@ class StepEngine(ServiceCore):
         p = ctx.player(seat)
         return p.user_id if p is not None and p.active and p.dm_ok else None
 
-    async def _force_defaults(self, tx: Tx, ctx: Ctx, fx: Effects, *, strict: bool) -> list[str]:
+    async def _force_defaults(
+        self, tx: Tx, ctx: Ctx, fx: Effects, *, strict: bool, taken: list[Taken] | None = None,
+    ) -> list[str]:
         """Takes each missing input's default (deadline or /gm advance); a seat's saved draft
         that makes a legal action is taken instead (``bot.campaign.deadline_drafts``).
+        ``taken`` gathers what was taken for whom (for the GM's note of the deadline).
 
         Returns the names whose input has no default (nothing is applied for a sealed step
         then); with ``strict`` that is an InvalidState instead."""
@@ -500,15 +527,18 @@ class StepEngine(ServiceCore):
         if any(r.kind == "sealed" for r in ctx.pending):
             if stuck:
                 return stuck
-            await take_drafts(tx, ctx, probe_dice, validate_action)
-            await self._resolve_sealed(tx, ctx, fx)
+            drafted = await take_drafts(tx, ctx, probe_dice, validate_action)
+            await self._resolve_sealed(tx, ctx, fx, drafted=drafted, taken=taken)
             if ctx.row.step_no != step or ctx.row.status == "ended":
                 return stuck
-        await take_drafts(tx, ctx, probe_dice, validate_action)
+        drafted = await take_drafts(tx, ctx, probe_dice, validate_action)
         owing = ctx.owing()  # (a mixed step: its turn requests are still open)
         for req in owing:
             if ctx.row.step_no != step or ctx.row.status == "ended":
                 break
             if req.default is not None and req in ctx.pending:
-                await self._act(tx, ctx, fx, req, req.default, by_default=True)
+                own = req.seat in drafted
+                if taken is not None:
+                    taken.append(Taken(req.seat, describe_action(req, req.default), own))
+                await self._act(tx, ctx, fx, req, req.default, by_default=True, drafted=own)
         return stuck

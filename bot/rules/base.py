@@ -210,6 +210,10 @@ class Ruleset(Protocol):
 
     # Optional: ``check(state, seat, action) -> None`` raises RulesError when one sealed action
     # is illegal on its own, so the service refuses it on submission rather than at the reveal.
+    # Optional: ``resolve_with_defaults(state, actions, dice, defaulted: frozenset[int])``
+    # resolves like ``resolve``; ``defaulted`` names the seats whose action is the request's
+    # default, taken by the service at a deadline (never a player's own action: it is not
+    # in the action), so the reveal can mark them (``BY_DEFAULT``).
     # Optional: ``gm_actions(state) -> list[ActionSpec]`` lists what the GM may do at any
     # time (HRFT manual damage); the service applies it with ``act(state, GM_SEAT, ...)``
     # without the GM ever appearing in ``pending``.
@@ -224,6 +228,10 @@ class Ruleset(Protocol):
     # (option changes, summary, seats)``, ``export_file(state, options, seats) -> (filename,
     # text, note)``, ``upload_names(filename, data, state, action_type) -> list[str]``,
     # ``side_file(state, seat, title, ended) -> (filename, text, note)``.
+
+
+# How a reveal marks an action the service took by default at a deadline.
+BY_DEFAULT = "by default: missed the deadline"
 
 
 class StepName(NamedTuple):

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from bot.errors import InvalidInput, InvalidState, PermissionDenied, RulesError
 from bot.rules.base import (
+    BY_DEFAULT,
     GM_SEAT,
     ActionSpec,
     Audience,
@@ -59,6 +60,11 @@ class FTCampOptions(BaseModel):
                           json_schema_extra={"secret": True})
     rounds: int = Field(default=0, ge=0, le=1000,
                         description="end the campaign after this many rounds; 0 = no limit")
+
+
+def _defaulted_groups(state: State) -> set[str]:
+    """The groups whose sealed answers of this step were taken by default."""
+    return {key.split(":", 1)[1] for key in state.by_default if ":" in key}
 
 
 def _public(text: str, kind: str, **kw: Any) -> Event:
@@ -122,6 +128,12 @@ class FTCampRuleset:
             raise InvalidState("Nothing to submit now.")
 
     def resolve(self, state: State, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+        return self.resolve_with_defaults(state, actions, dice, frozenset())
+
+    def resolve_with_defaults(self, state: State, actions: dict[int, dict[str, Any]],
+                              dice: Dice, defaulted: frozenset[int]) -> Outcome:
+        """``defaulted``: seats whose answers the service took by default at a deadline; the
+        reveal marks their groups (a page not answered at all is a default too)."""
         if state.step == "battles":
             state, events, settled = war.resolve(working_copy(state), actions.get(GM_SEAT))
             if settled:
@@ -137,7 +149,10 @@ class FTCampRuleset:
                 if fields is None:
                     continue
                 action = actions.get(seat) or steps.default_for(state, fields)
-                state.secret.setdefault(seat, {}).update(steps.read(state, fields, action))
+                read = steps.read(state, fields, action)
+                state.secret.setdefault(seat, {}).update(read)
+                if seat in defaulted or seat not in actions:
+                    state.by_default = sorted(set(state.by_default) | set(read))
                 more = more or steps.page_count(state, seat) > state.page
         if more:
             state.page += 1
@@ -147,6 +162,7 @@ class FTCampRuleset:
                   "engage": self._finish_engage, "chase": self._finish_chase,
                   "reserves": self._finish_reserves, "patrol": self._finish_patrol}
         events = finish[state.step](state, answers, dice)
+        state.by_default = []
         return Outcome(state=state, events=events, finished=state.over)
 
     def act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
@@ -297,7 +313,10 @@ class FTCampRuleset:
                     name = key.split(":", 1)[1]
                     orders[name] = fleet.check_order(state, state.groups[name], str(value))
         before = {name: state.groups[name].hex for name in orders}
-        lines = fleet.apply_orders(state, orders)
+        missed = _defaulted_groups(state)
+        lines = [line + (f" ({BY_DEFAULT})" if name in missed else "")
+                 for name, line in zip(sorted(orders), fleet.apply_orders(state, orders),
+                                       strict=True)]
         moves = {name: (hex_, state.groups[name].hex) for name, hex_ in before.items()}
         state.revealed = sorted(set(state.revealed) | set(orders))
         hexes = sorted({g.hex for g in state.groups.values()})
@@ -310,7 +329,7 @@ class FTCampRuleset:
         events = [_public(text, "fleet_orders", data={"contested": list(state.contested),
                                                       "ruling": "E-3"},
                           image=ImageRef(name="hexmap", viewer=None),
-                          embed=shown.fleet_reveal(state, moves))]
+                          embed=shown.fleet_reveal(state, moves, missed))]
         return events + self._next_hex(state, dice)
 
     def _next_hex(self, state: State, dice: Dice) -> list[Event]:
@@ -388,6 +407,9 @@ class FTCampRuleset:
         notes = list(lines)
         public, parts = engage.roll_all(state, run, dice)
         lines += public
+        missed = sorted(_defaulted_groups(state) & set(run.choices))
+        if missed:
+            lines.append(f"Engage orders {BY_DEFAULT}: {', '.join(missed)}")
         state.revealed = sorted(set(state.revealed) | set(run.choices))
         text = f"**Engage orders revealed, hex {run.hex}**\n" + "\n".join(lines)
         # E-D33: the public post carries orders, part counts and rolls; which craft are in
@@ -397,7 +419,7 @@ class FTCampRuleset:
             "rolls": {k: v.model_dump() for k, v in run.rolls.items()},
             "choices": {k: {"order": v.order, "parts": len(v.parts), "follows": v.follows,
                             "drop_hold": v.drop_hold} for k, v in run.choices.items()}},
-            embed=shown.engage_reveal(state, run, notes))]
+            embed=shown.engage_reveal(state, run, notes, set(missed)))]
         events += self._parts_events(state, run, parts)
         events += [_public(line, "tie", data={"ruling": "E-11"})
                    for line in allocation.start(state, run, dice)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.errors import RulesError
-from bot.rules.base import ActionSpec, Audience, Event, InputField, Option, Request
+from bot.rules.base import BY_DEFAULT, ActionSpec, Audience, Event, InputField, Option, Request
 from bot.rules.hrft import screens
 from bot.rules.hrft.maneuvers import redline_bonus, thrust_limit
 from bot.rules.hrft.model import Ship
@@ -153,8 +153,11 @@ def check_orders(state: BattleState, seat: int, action: dict[str, Any]) -> None:
         raise RulesError(f"The note may be at most {MAX_NOTE} characters.")
 
 
-def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event]:
-    """Step 2: apply every seat's orders (mutates ``state``) and announce them publicly."""
+def reveal(state: BattleState, actions: dict[int, dict[str, Any]],
+           defaulted: frozenset[int] = frozenset()) -> list[Event]:
+    """Step 2: apply every seat's orders (mutates ``state``) and announce them publicly;
+    the orders of ``defaulted`` seats (taken by the service at the deadline) and of seats
+    with no action are marked as defaults."""
     lines = [f"**Turn {state.turn}: orders revealed**"]
     private: list[Event] = []
     state.notes = {}
@@ -163,7 +166,8 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event
         note = str(action.get("note", "")).strip()[:MAX_NOTE]
         if note:
             state.notes[seat] = note
-        lines.append(f"{state.seat_name(seat)}:" + (f" _{note}_" if note else ""))
+        mark = f" ({BY_DEFAULT})" if seat in defaulted or not actions.get(seat) else ""
+        lines.append(f"{state.seat_name(seat)}:" + (f" _{note}_" if note else "") + mark)
         for ship in state.ships_of(seat):
             if ship.out:
                 continue

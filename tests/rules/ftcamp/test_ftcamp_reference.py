@@ -24,8 +24,8 @@ from bot.rules.ftcamp.model import State
 # hexes in the fleet-order reveal) and issue 11's rounds that wait for their battles; each
 # of those branches checked before its change that states and requests hashed the same.
 REFERENCE = {
-    (30, 2): "ee3dcb5e91d67f7f800a48a839588db6c857655e9e89720bfba8c2980b7c8cb9",
-    (200, 1): "77c1628b2463b772130de1643207efb27bc30576f0c8aea2580d208c3e1af44d",
+    (30, 2): "e2b5dfee9c81bc83e8baaaad9d5e4eafcb03c0b474e7dbd352534b6f823ec7e0",
+    (200, 1): "f7e12e3c48922647c58dd84c265749506cb73858962fa0e067210b29cf3abb3d",
 }
 
 
