@@ -12,7 +12,7 @@ from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
 from bot.campaign.settings import timing
 from bot.campaign.summaries import describe_action
-from bot.campaign.tracker import Tracker
+from bot.campaign.tracker import Layout, Tracker
 from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Embed, Event, Outcome, Request, step_name
 from storage import campaigns, missed, timers, turns
@@ -362,8 +362,9 @@ class StepEngine(ServiceCore):
 
     async def _flush_public(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """Lines before the first post belong to the tracker the intent started in; when
-        the step (key) changed, the lines after a post belong to the new step's tracker,
-        which is posted after everything else (its first post mentions who is owed)."""
+        the step (key) changed, the lines after a post belong to the new step's tracker.
+        The channel reads in order (``tracker.Layout``): a tracker with a post below it
+        takes no more lines, they go on in a fresh tracker message under that post."""
         row = ctx.row
         stored = await outbox_repo.tracker(tx, row.id)
         cur = Tracker.from_data(stored.key, stored.outbox_id, stored.data) if stored else None
@@ -374,53 +375,33 @@ class StepEngine(ServiceCore):
         closing = cur if cur is not None and target is not None and cur.key != target[0] else None
         new = (Tracker(target[0], target[1], row.name)
                if target is not None and (cur is None or closing is not None) else None)
-        live = new or (cur if target is not None else None)
         if target is None and cur is not None:
             cur.close()  # the game is over (or nothing is asked): nobody is owed
         first = cur or new
         for seat in sorted(mail.acted):
             if first is not None:
                 first.add_acted(ctx.name(seat))
-        out: list[NewMessage | Tracker] = []  # a Tracker: its final version goes there
-        sink = first
+        layout = Layout(sink=first, live=new or (cur if target is not None else None),
+                        closing=closing, new=new)
         for item in mail.items:
-            if not item.post and sink is not None:
-                if not sink.fits(item.text):  # full: it keeps what it has, a new one goes on
-                    out.append(sink)
-                    nxt = sink.continuation()
-                    if sink is live:
-                        live = nxt
-                    if sink is closing:
-                        closing = nxt
-                    sink = nxt
-                sink.lines.append(item.text)
+            if not item.post and layout.line(item.text):
                 continue
-            if sink is not None and sink is closing and new is not None:
-                closing.close()
-                out.append(closing)  # the old step's tracker is done before the post
-                sink = new
             if item.embed is not None:
-                out += self._embed_posts(ctx, item)
+                layout.post(self._embed_posts(ctx, item))
                 continue
-            last = out[-1] if out else None
+            last = layout.out[-1] if layout.out else None
             if (isinstance(last, NewMessage) and not item.pictures and not last.embeds
                     and len(last.content) + len(item.text) < messages.MESSAGE_LIMIT):
                 last.content += f"\n{item.text}"  # posts in a row without pictures: one
                 continue
-            for i, part in enumerate(messages.split(item.text)):
-                out.append(NewMessage(row.id, "channel", part, channel_id=row.channel_id,
-                                      pictures=item.pictures[:10] if i == 0 else []))
-        if closing is not None and closing not in out:
-            closing.close()
-            out.append(closing)
-        if sink is not None and sink is not live and sink not in out:
-            out.append(sink)
-        if live is not None:
-            newly = await self._tracker_status(tx, ctx, live)
-            out.append(live)
-        elif cur is not None and cur not in out:
-            out.append(cur)
-        for entry in out:
+            layout.post([NewMessage(row.id, "channel", part, channel_id=row.channel_id,
+                                    pictures=item.pictures[:10] if i == 0 else [])
+                         for i, part in enumerate(messages.split(item.text))])
+        layout.finish(target[1] if target is not None else None)
+        live = layout.live
+        fresh = live is not None and live.outbox_id is None  # its first post mentions
+        newly = await self._tracker_status(tx, ctx, live) if live is not None else []
+        for entry in layout.out:
             if isinstance(entry, NewMessage):
                 await outbox_repo.enqueue_one(tx, entry, fx.now)
                 continue
@@ -433,14 +414,14 @@ class StepEngine(ServiceCore):
                     row.id, "channel", content, channel_id=row.channel_id,
                     edit_of=entry.outbox_id), fx.now)
             entry.shown = content
-        keep = live or cur
+        keep = live or layout.sink
         if keep is None or row.status == "ended":
             await outbox_repo.drop_tracker(tx, row.id)
             return
         assert keep.outbox_id is not None
         await outbox_repo.put_tracker(tx, TrackerRow(row.id, keep.key, keep.outbox_id,
                                                      keep.data()))
-        if live is not None and live is not new:
+        if live is not None and not fresh:
             self._turn_notices(ctx, fx, live, newly)
 
     @staticmethod
@@ -463,9 +444,9 @@ class StepEngine(ServiceCore):
         row = ctx.row
         title = step_name(ctx.ruleset, ctx.state, ctx.pending).name
         marker = f"*{title}*"  # the next phase of the same turn begins
-        # only where it fits: the tracker's title names the new phase anyway, and a full
-        # tracker must stay within its limit
-        if title != live.title and live.lines and live.fits(marker):
+        # only where it fits and reads in order (no post below): the tracker's title names
+        # the new phase anyway, and a full tracker must stay within its limit
+        if title != live.title and live.lines and live.fits(marker) and not live.passed:
             live.lines.append(marker)
         live.title = title
         owing = list(dict.fromkeys(r.seat for r in ctx.owing()))
