@@ -471,7 +471,7 @@ class FTCampRuleset:
         events = [_public(line, "pick") for line in allocation.finish_unplaced(state, run)]
         layout = ", ".join(f"{n} {s}" for n, s in sorted(run.placements.items()))
         # the hex's sector picture inside the hex's own allocation embed (not the next post)
-        events.append(_public(f"Allocation complete, hex {run.hex}: {layout}", "allocation",
+        events.append(_public(f"Allocation, hex {run.hex}: {layout}", "allocation",
                               image=ImageRef(name="sector", viewer=None),
                               embed=shown.allocation(state, run)))
         conflicts.engage_battles(state, run)

@@ -24,8 +24,8 @@ from bot.rules.ftcamp.model import State
 # hexes in the fleet-order reveal) and issue 11's rounds that wait for their battles; each
 # of those branches checked before its change that states and requests hashed the same.
 REFERENCE = {
-    (30, 2): "e2b5dfee9c81bc83e8baaaad9d5e4eafcb03c0b474e7dbd352534b6f823ec7e0",
-    (200, 1): "f7e12e3c48922647c58dd84c265749506cb73858962fa0e067210b29cf3abb3d",
+    (30, 2): "02fd835ae6b996fe4aecfe33575a17ed147b3775ac8f8ba2cf3e21f923c312eb",
+    (200, 1): "f421f21b19bf36f9bc7676faa6d7463d9be306505f573ebd4cd2d6626e0d39a6",
 }
 
 
