@@ -94,3 +94,25 @@ async def test_one_gm_dm_per_deadline_names_each_seat_what_it_got_and_the_warnin
         "Warning: Carol has missed 1 deadline in a row. /gm replace gives the seat to "
         "another member; /gm kick frees it.",
     ]
+
+
+async def test_the_ruling_behind_a_result_is_in_the_gm_log_not_the_channel(
+    service: CampaignService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 10, item 5: the id is event data; the GM's log shows it, players never do."""
+    rules = registry.get("guess")
+    resolve = rules.resolve
+
+    def with_ruling(state: Any, actions: Any, dice: Any) -> Any:
+        out = resolve(state, actions, dice)
+        for ev in out.events:
+            ev.data["ruling"] = "O-13"
+        return out
+
+    monkeypatch.setattr(rules, "resolve", with_ruling)
+    info = await started(service, ALICE, BOB, reminders="none")
+    for p in (ALICE, BOB):
+        await service.submit(p, info.id, info.step_no, {"type": "guess", "number": "2"})
+    log = [e.text for e in await service.gm_log(GM, CHANNEL) if "Guesses" in e.text]
+    assert log and all(t.endswith(" [ruling O-13]") for t in log)
+    assert not any("O-13" in t for t in channel_texts(await outbox(db)))
