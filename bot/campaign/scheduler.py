@@ -175,7 +175,7 @@ class Scheduler(StepEngine):
         if not taken and not stuck:
             return
         limit = int(timing(ctx.row.settings)["missed_warning"])
-        lines = [f"**{ctx.row.name}**, {name}: the deadline passed."]
+        lines = [f"**{ctx.row.name}**, {name}. The deadline passed."]
         warnings = []
         for seat in dict.fromkeys(t.seat for t in taken):
             what = "; then ".join(

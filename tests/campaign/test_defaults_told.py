@@ -83,7 +83,7 @@ async def test_one_gm_dm_per_deadline_names_each_seat_what_it_got_and_the_warnin
              and "Deadline" not in n]  # (the GM's panel for the next step aside)
     assert len(notes) == 1  # one DM for the deadline, not one per seat
     assert notes[0].splitlines() == [
-        "**Hide**, Hide, call: the deadline passed.",
+        "**Hide**, Hide, call. The deadline passed.",
         "Alice missed the deadline; their saved draft was taken: Your box: 3.",
         "Bob missed the deadline; the default was taken: Your box: 1.",
         "Carol missed the deadline; their saved draft was taken: Box called: 2.",
