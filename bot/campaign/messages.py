@@ -81,9 +81,10 @@ def default_line(name: str, request: Any, drafted: bool = False) -> str:
         return f"{name} missed the deadline: default orders were used."
     action = (request.default or {}).get("type")
     label = next((a.label for a in request.actions if a.type == action), "the default")
+    label = label[:1].lower() + label[1:]  # "Pass" -> "pass"; "Orbit C" keeps its C
     if drafted:
-        return f"{name} missed the deadline: {label.lower()}, as saved in their panel."
-    return f"{name} missed the deadline: {label.lower()} by default."
+        return f"{name} missed the deadline: {label}, as saved in their panel."
+    return f"{name} missed the deadline: {label} by default."
 
 
 def progress_line(name: str, done: int, total: int, waiting: list[str]) -> str:
