@@ -26,22 +26,28 @@ Refusal = (RulesError, InvalidInput, InvalidState)
 Validate = Callable[[Request, dict[str, Any]], None]
 
 
-async def take_drafts(tx: Tx, ctx: Ctx, dice: Callable[[], Dice], validate: Validate) -> None:
+async def take_drafts(
+    tx: Tx, ctx: Ctx, dice: Callable[[], Dice], validate: Validate
+) -> set[int]:
     """Replaces, in ``ctx.pending``, the default of every owing sealed or turn request whose
-    seat drafted a legal action by that action (the rest of the step reads ``req.default``).
+    seat drafted a legal action by that action (the rest of the step reads ``req.default``);
+    returns those seats (their action is their own draft, not the rules' default).
     ``dice`` makes the throwaway dice a trial turn action is applied with; ``validate`` is
     the service's ``validate_action`` (passed in: it lives in the step machine, which calls
     this)."""
     owing = {id(r) for r in ctx.owing()}
     pending = []
+    drafted: set[int] = set()
     for req in ctx.pending:
         if id(req) in owing and req.default is not None and req.kind in ("sealed", "turn"):
             draft = await turns.draft(tx, ctx.row.id, ctx.row.step_no, req.seat)
             action = _legal_draft(ctx, req, draft, dice, validate)
             if action is not None:
                 req = req.model_copy(update={"default": action})
+                drafted.add(req.seat)
         pending.append(req)
     ctx.pending = pending
+    return drafted
 
 
 def _legal_draft(

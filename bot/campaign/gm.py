@@ -27,6 +27,14 @@ UNDO_QUOTED = 1  # how many posted lines of an undone result the announcement qu
 MAX_QUOTE = 160
 
 
+
+def _with_ruling(text: str, data: dict[str, object]) -> str:
+    """A logged result with the ruling behind it (kept as data, out of the players' text):
+    the GM's log is where the id is shown, for ``/help rule``."""
+    ruling = data.get("ruling") if isinstance(data, dict) else None
+    return f"{text} [ruling {ruling}]" if isinstance(ruling, str) and ruling else text
+
+
 class GmTools(LinkUndo):  # P-13, P-14
     async def gm_extend(self, actor: Actor, channel_id: int, hours: float) -> None:
         """Moves the open step's deadline by ``hours`` (negative shortens; a step without a
@@ -203,8 +211,8 @@ class GmTools(LinkUndo):  # P-13, P-14
         rows = await event_log.recent(self.db, campaign_id, ("public", "gm"),
                                       max(1, min(limit, MAX_LOG_ENTRIES)))
         return [
-            LogEntry(datetime.fromtimestamp(r.created_at, UTC), r.audience, r.kind, r.text,
-                     r.step_no)
+            LogEntry(datetime.fromtimestamp(r.created_at, UTC), r.audience, r.kind,
+                     _with_ruling(r.text, r.data), r.step_no)
             for r in rows
         ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +36,32 @@ def deadline_note(deadline: datetime | None) -> str:
     return f" (deadline {when(deadline)})" if deadline else ""
 
 
+_FILLER = {"phase", "the", "in", "of", "at", "for"}
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[\w']+", text.lower()) if w not in _FILLER}
+
+
+def unrepeated(prompt: str, name: str) -> str:
+    """The prompt without the leading clauses that only say again what the step's name says
+    ("Transit phase, turn 1: send ..." under "Turn 1: transit" -> "Send ...")."""
+    named = _words(name)
+    rest = prompt.strip()
+    while True:
+        m = re.match(r"(.+?)(?::|\.)\s+(?=\S)", rest)
+        if m is None or not _words(m.group(1)) or not _words(m.group(1)) <= named:
+            break
+        rest = rest[m.end():]
+    return rest[:1].upper() + rest[1:] if rest != prompt.strip() else rest
+
+
+def panel_line(campaign: str, name: str, prompt: str, deadline: datetime | None) -> str:
+    """The one line above a DM panel: campaign, step, what is asked, by when."""
+    due = f" Deadline {when(deadline)}." if deadline else ""
+    return f"**{campaign}**, {name}. {unrepeated(prompt, name)}{due}"
+
+
 def step_line(kind: str, who: list[str], deadline: datetime | None) -> str:
     """The one channel line that opens a step."""
     note = deadline_note(deadline)
@@ -45,13 +72,19 @@ def step_line(kind: str, who: list[str], deadline: datetime | None) -> str:
     return f"{names(who)}: take your actions, then say you are ready{note}."
 
 
-def default_line(name: str, request: Any) -> str:
-    """A default taken at the deadline, said as such (never the content of sealed orders)."""
+def default_line(name: str, request: Any, drafted: bool = False) -> str:
+    """A default taken at the deadline, said as such (never the content of sealed orders);
+    ``drafted``: what the seat had saved in its panel was taken instead of the default."""
     if request.kind == "sealed":
+        if drafted:
+            return f"{name} missed the deadline: the choices saved in their panel were used."
         return f"{name} missed the deadline: default orders were used."
     action = (request.default or {}).get("type")
     label = next((a.label for a in request.actions if a.type == action), "the default")
-    return f"{name} missed the deadline: {label.lower()} by default."
+    label = label[:1].lower() + label[1:]  # "Pass" -> "pass"; "Orbit C" keeps its C
+    if drafted:
+        return f"{name} missed the deadline: {label}, as saved in their panel."
+    return f"{name} missed the deadline: {label} by default."
 
 
 def progress_line(name: str, done: int, total: int, waiting: list[str]) -> str:

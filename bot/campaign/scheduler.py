@@ -16,8 +16,9 @@ from typing import Any
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
 from bot.campaign.settings import timing
-from bot.campaign.steps import StepEngine
+from bot.campaign.steps import StepEngine, Taken
 from bot.rules.base import step_name
+from bot.rules.words import plural
 from storage import campaigns, missed, timers
 from storage import outbox as outbox_repo
 from storage.db import Tx
@@ -135,7 +136,7 @@ class Scheduler(StepEngine):
             row = await campaigns.get(tx, campaign_id)
             if row is None:
                 return
-            text = (f"**{row.name}**: the deadline of step {step_no} could not be processed (a "
+            text = (f"**{row.name}**: the deadline of the open step could not be processed (a "
                     "bot error; the bot's admin can see it in the log). The step stays open: "
                     "use /gm advance or /gm extend.")
             await outbox_repo.enqueue(
@@ -159,28 +160,39 @@ class Scheduler(StepEngine):
                 if target is not None:
                     await self._remind_seat(
                         tx, ctx, fx, req.seat, target,
-                        f"Reminder: **{ctx.row.name}** still needs your answer ({name}; "
-                        f"deadline {messages.when(due)}): {req.prompt}", step_no)
+                        "Reminder: " + messages.panel_line(ctx.row.name, name, req.prompt, due),
+                        step_no)
             return 1
 
         return run
 
     async def _tell_gm_missed(
-        self, tx: Tx, ctx: Ctx, fx: Effects, seats: list[int], name: str
+        self, tx: Tx, ctx: Ctx, fx: Effects, name: str, taken: list[Taken], stuck: list[str]
     ) -> None:
-        """The GM hears of every missed deadline, and is warned once a seat has missed
-        ``missed_warning`` of them in a row (it is absent: replace or free it)."""
+        """ONE DM to the GM per deadline: every seat that missed it with what was taken for
+        it, a warning for each seat that has now missed ``missed_warning`` deadlines in a row
+        (it is absent: replace or free it), and whoever had no default to take."""
+        if not taken and not stuck:
+            return
         limit = int(timing(ctx.row.settings)["missed_warning"])
-        who = [ctx.name(s) for s in seats]
-        lines = [f"**{ctx.row.name}**: {messages.names(who)} missed the deadline ({name}); "
-                 "the default was taken."]
-        for seat in seats:
+        lines = [f"**{ctx.row.name}**, {name}. The deadline passed."]
+        warnings = []
+        for seat in dict.fromkeys(t.seat for t in taken):
+            what = "; then ".join(
+                f"{'their saved draft' if t.drafted else 'the default'} was taken: {t.action}"
+                for t in taken if t.seat == seat)
+            lines.append(f"{ctx.name(seat)} missed the deadline; {what}.")
             in_row = await missed.count(tx, ctx.row.id, seat)
             if limit and in_row == limit:
-                lines.append(
-                    f"Warning: {ctx.name(seat)} has missed {in_row} deadlines in a row. "
+                warnings.append(
+                    f"Warning: {ctx.name(seat)} has missed {plural(in_row, 'deadline')} in a row. "
                     "/gm replace gives the seat to another member; /gm kick frees it.")
-        fx.dm(ctx, ctx.row.gm_user_id, "\n".join(lines))
+        if stuck:
+            verb = "has" if len(stuck) == 1 else "have"
+            lines.append(f"{messages.names(stuck)} {verb} no default to take, so the step waits. "
+                         "Extend the deadline (/gm extend) or give the seat to someone else "
+                         "(/gm replace).")
+        fx.dm(ctx, ctx.row.gm_user_id, "\n".join(lines + warnings))
 
     def _deadline(self, step_no: int) -> Intent:
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
@@ -197,16 +209,9 @@ class Scheduler(StepEngine):
                       f"waiting for {messages.names(owing)}. Use /gm advance to take their "
                       "defaults or /gm extend to give more time.")
                 return 1
-            name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
-            missed = list(dict.fromkeys(r.seat for r in ctx.owing() if r.default is not None))
-            stuck = await self._force_defaults(tx, ctx, fx, strict=False)
-            if missed and not (stuck and any(r.kind == "sealed" for r in ctx.pending)):
-                await self._tell_gm_missed(tx, ctx, fx, missed, name)
-            if stuck:
-                fx.dm(ctx, ctx.row.gm_user_id,
-                      f"**{ctx.row.name}**: the deadline passed ({name}), but "
-                      f"{messages.names(stuck)} has no default to take. Extend the deadline "
-                      "(/gm extend) or give the seat to someone else (/gm replace).")
+            taken: list[Taken] = []
+            stuck = await self._force_defaults(tx, ctx, fx, strict=False, taken=taken)
+            await self._tell_gm_missed(tx, ctx, fx, name, taken, stuck)
             return 1
 
         return run

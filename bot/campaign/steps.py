@@ -12,7 +12,8 @@ from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
 from bot.campaign.panel_delivery import PanelDelivery
 from bot.campaign.settings import timing
-from bot.campaign.tracker import Tracker
+from bot.campaign.summaries import describe_action
+from bot.campaign.tracker import Layout, Tracker
 from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Embed, Event, Outcome, Request, step_name
 from storage import campaigns, missed, timers, turns
@@ -23,6 +24,16 @@ from storage.outbox import NewMessage, Picture, TrackerRow
 from storage.turns import Snapshot
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What the service took for a seat at a deadline: the action in the panel's words, and
+    whether it was the seat's own saved draft rather than the rules' default."""
+
+    seat: int
+    action: str
+    drafted: bool = False
 
 
 @dataclass
@@ -113,11 +124,17 @@ def _check_fields(spec: ActionSpec, action: dict[str, Any]) -> None:
 class StepEngine(PanelDelivery):
     """Runs the rules and turns their outcome into state, events and messages."""
 
-    async def _resolve_sealed(self, tx: Tx, ctx: Ctx, fx: Effects) -> None:
+    async def _resolve_sealed(
+        self, tx: Tx, ctx: Ctx, fx: Effects, *, drafted: set[int] | None = None,
+        taken: list[Taken] | None = None,
+    ) -> None:
         """Resolves the open sealed step with the stored submissions and defaults; the
-        reveal says whose orders were defaults (missed deadline)."""
+        tracker says who missed the deadline, and the reveal marks the defaults: the rule
+        set's ``resolve_with_defaults`` hook is told which seats' actions the service took
+        by default (``drafted``: seats whose saved draft was taken instead; their own)."""
         mail = Mail()
         actions: dict[int, dict[str, Any]] = {}
+        defaulted: set[int] = set()
         for req in ctx.pending:
             if req.kind != "sealed":
                 continue
@@ -126,21 +143,27 @@ class StepEngine(PanelDelivery):
                 raise InvalidState(f"{ctx.name(req.seat)} has not submitted and has no default.")
             actions[req.seat] = action
             if req.seat not in ctx.submitted:
-                mail.line(messages.default_line(ctx.name(req.seat), req))
+                own = req.seat in (drafted or set())
+                mail.line(messages.default_line(ctx.name(req.seat), req, drafted=own))
+                if not own:
+                    defaulted.add(req.seat)
+                if taken is not None:
+                    taken.append(Taken(req.seat, describe_action(req, action), own))
         dice = await self._begin_resolution(tx, ctx, fx)
-        outcome = ctx.ruleset.resolve(ctx.state, actions, dice)
+        outcome = ctx.ruleset.resolve_with_defaults(ctx.state, actions, dice,
+                                                    frozenset(defaulted))
         await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail, reveal=True,
                           answered=set(step_keys([r for r in ctx.pending if r.kind == "sealed"])))
 
     async def _act(
         self, tx: Tx, ctx: Ctx, fx: Effects, req: Request, action: dict[str, Any],
-        *, by_default: bool = False,
+        *, by_default: bool = False, drafted: bool = False,
     ) -> None:
         """Applies one turn/open action; a turn action always ends its step. A default
-        taken at the deadline says so in the tracker."""
+        taken at the deadline (``drafted``: the seat's saved draft) says so in the tracker."""
         mail = Mail()
         if by_default:
-            mail.line(messages.default_line(ctx.name(req.seat), req))
+            mail.line(messages.default_line(ctx.name(req.seat), req, drafted=drafted))
         else:
             mail.acted.add(req.seat)
         dice = await self._begin_resolution(tx, ctx, fx)
@@ -260,8 +283,7 @@ class StepEngine(PanelDelivery):
             deadline = self._at(due)
         name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
         for req in ctx.pending:
-            mail.panel(req.seat, f"**{row.name}**, {name}: {req.prompt}"
-                       + messages.deadline_note(deadline))
+            mail.panel(req.seat, messages.panel_line(row.name, name, req.prompt, deadline))
 
     @staticmethod
     def _asks_nobody(ctx: Ctx, mail: Mail) -> None:
@@ -341,8 +363,9 @@ class StepEngine(PanelDelivery):
 
     async def _flush_public(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """Lines before the first post belong to the tracker the intent started in; when
-        the step (key) changed, the lines after a post belong to the new step's tracker,
-        which is posted after everything else (its first post mentions who is owed)."""
+        the step (key) changed, the lines after a post belong to the new step's tracker.
+        The channel reads in order (``tracker.Layout``): a tracker with a post below it
+        takes no more lines, they go on in a fresh tracker message under that post."""
         row = ctx.row
         stored = await outbox_repo.tracker(tx, row.id)
         cur = Tracker.from_data(stored.key, stored.outbox_id, stored.data) if stored else None
@@ -353,53 +376,33 @@ class StepEngine(PanelDelivery):
         closing = cur if cur is not None and target is not None and cur.key != target[0] else None
         new = (Tracker(target[0], target[1], row.name)
                if target is not None and (cur is None or closing is not None) else None)
-        live = new or (cur if target is not None else None)
         if target is None and cur is not None:
             cur.close()  # the game is over (or nothing is asked): nobody is owed
         first = cur or new
         for seat in sorted(mail.acted):
             if first is not None:
                 first.add_acted(ctx.name(seat))
-        out: list[NewMessage | Tracker] = []  # a Tracker: its final version goes there
-        sink = first
+        layout = Layout(sink=first, live=new or (cur if target is not None else None),
+                        closing=closing, new=new)
         for item in mail.items:
-            if not item.post and sink is not None:
-                if not sink.fits(item.text):  # full: it keeps what it has, a new one goes on
-                    out.append(sink)
-                    nxt = sink.continuation()
-                    if sink is live:
-                        live = nxt
-                    if sink is closing:
-                        closing = nxt
-                    sink = nxt
-                sink.lines.append(item.text)
+            if not item.post and layout.line(item.text):
                 continue
-            if sink is not None and sink is closing and new is not None:
-                closing.close()
-                out.append(closing)  # the old step's tracker is done before the post
-                sink = new
             if item.embed is not None:
-                out += self._embed_posts(ctx, item)
+                layout.post(self._embed_posts(ctx, item))
                 continue
-            last = out[-1] if out else None
+            last = layout.out[-1] if layout.out else None
             if (isinstance(last, NewMessage) and not item.pictures and not last.embeds
                     and len(last.content) + len(item.text) < messages.MESSAGE_LIMIT):
                 last.content += f"\n{item.text}"  # posts in a row without pictures: one
                 continue
-            for i, part in enumerate(messages.split(item.text)):
-                out.append(NewMessage(row.id, "channel", part, channel_id=row.channel_id,
-                                      pictures=item.pictures[:10] if i == 0 else []))
-        if closing is not None and closing not in out:
-            closing.close()
-            out.append(closing)
-        if sink is not None and sink is not live and sink not in out:
-            out.append(sink)
-        if live is not None:
-            newly = await self._tracker_status(tx, ctx, live)
-            out.append(live)
-        elif cur is not None and cur not in out:
-            out.append(cur)
-        for entry in out:
+            layout.post([NewMessage(row.id, "channel", part, channel_id=row.channel_id,
+                                    pictures=item.pictures[:10] if i == 0 else [])
+                         for i, part in enumerate(messages.split(item.text))])
+        layout.finish(target[1] if target is not None else None)
+        live = layout.live
+        fresh = live is not None and live.outbox_id is None  # its first post mentions
+        newly = await self._tracker_status(tx, ctx, live) if live is not None else []
+        for entry in layout.out:
             if isinstance(entry, NewMessage):
                 await outbox_repo.enqueue_one(tx, entry, fx.now)
                 continue
@@ -412,14 +415,14 @@ class StepEngine(PanelDelivery):
                     row.id, "channel", content, channel_id=row.channel_id,
                     edit_of=entry.outbox_id), fx.now)
             entry.shown = content
-        keep = live or cur
+        keep = live or layout.sink
         if keep is None or row.status == "ended":
             await outbox_repo.drop_tracker(tx, row.id)
             return
         assert keep.outbox_id is not None
         await outbox_repo.put_tracker(tx, TrackerRow(row.id, keep.key, keep.outbox_id,
                                                      keep.data()))
-        if live is not None and live is not new:
+        if live is not None and not fresh:
             self._turn_notices(ctx, fx, live, newly)
 
     @staticmethod
@@ -442,9 +445,9 @@ class StepEngine(PanelDelivery):
         row = ctx.row
         title = step_name(ctx.ruleset, ctx.state, ctx.pending).name
         marker = f"*{title}*"  # the next phase of the same turn begins
-        # only where it fits: the tracker's title names the new phase anyway, and a full
-        # tracker must stay within its limit
-        if title != live.title and live.lines and live.fits(marker):
+        # only where it fits and reads in order (no post below): the tracker's title names
+        # the new phase anyway, and a full tracker must stay within its limit
+        if title != live.title and live.lines and live.fits(marker) and not live.passed:
             live.lines.append(marker)
         live.title = title
         owing = list(dict.fromkeys(r.seat for r in ctx.owing()))
@@ -483,9 +486,12 @@ class StepEngine(PanelDelivery):
         p = ctx.player(seat)
         return p.user_id if p is not None and p.active and p.dm_ok else None
 
-    async def _force_defaults(self, tx: Tx, ctx: Ctx, fx: Effects, *, strict: bool) -> list[str]:
+    async def _force_defaults(
+        self, tx: Tx, ctx: Ctx, fx: Effects, *, strict: bool, taken: list[Taken] | None = None,
+    ) -> list[str]:
         """Takes each missing input's default (deadline or /gm advance); a seat's saved draft
         that makes a legal action is taken instead (``bot.campaign.deadline_drafts``).
+        ``taken`` gathers what was taken for whom (for the GM's note of the deadline).
 
         Returns the names whose input has no default (nothing is applied for a sealed step
         then); with ``strict`` that is an InvalidState instead."""
@@ -503,15 +509,18 @@ class StepEngine(PanelDelivery):
         if any(r.kind == "sealed" for r in ctx.pending):
             if stuck:
                 return stuck
-            await take_drafts(tx, ctx, probe_dice, validate_action)
-            await self._resolve_sealed(tx, ctx, fx)
+            drafted = await take_drafts(tx, ctx, probe_dice, validate_action)
+            await self._resolve_sealed(tx, ctx, fx, drafted=drafted, taken=taken)
             if ctx.row.step_no != step or ctx.row.status == "ended":
                 return stuck
-        await take_drafts(tx, ctx, probe_dice, validate_action)
+        drafted = await take_drafts(tx, ctx, probe_dice, validate_action)
         owing = ctx.owing()  # (a mixed step: its turn requests are still open)
         for req in owing:
             if ctx.row.step_no != step or ctx.row.status == "ended":
                 break
             if req.default is not None and req in ctx.pending:
-                await self._act(tx, ctx, fx, req, req.default, by_default=True)
+                own = req.seat in drafted
+                if taken is not None:
+                    taken.append(Taken(req.seat, describe_action(req, req.default), own))
+                await self._act(tx, ctx, fx, req, req.default, by_default=True, drafted=own)
         return stuck

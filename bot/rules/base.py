@@ -213,6 +213,10 @@ class Ruleset(Protocol):
     # default, so the service calls them directly.
 
 
+# How a reveal marks an action the service took by default at a deadline.
+BY_DEFAULT = "by default: missed the deadline"
+
+
 class StepName(NamedTuple):
     """What the step tracker shows for the open step. ``key``: steps with the same key share
     one tracker message (e.g. the phases of one game turn); None = this step alone.

@@ -81,6 +81,13 @@ class RulesetBase(ABC):
         here (``resolve`` still judges the whole set)."""
         return None
 
+    def resolve_with_defaults(self, state: Any, actions: dict[int, dict[str, Any]],
+                              dice: Dice, defaulted: frozenset[int]) -> Outcome:
+        """``resolve``, told which seats' actions the service took by default at a deadline
+        (never a player's own action), so the reveal can mark them (``BY_DEFAULT``).
+        Default: ``resolve``, nothing marked."""
+        return self.resolve(state, actions, dice)
+
     def gm_actions(self, state: Any) -> list[ActionSpec]:
         """What the GM may do at any time (HRFT manual damage), applied with
         ``act(state, GM_SEAT, ...)``; the GM never appears in ``pending``. Default: nothing."""

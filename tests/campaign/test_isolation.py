@@ -118,8 +118,8 @@ async def test_a_poisoned_campaign_never_stops_the_others_deadlines(
         assert await service.run_due() == 0
     told = [r.content for r in dms_to(await outbox(db), GM)
             if "could not be processed" in r.content]
-    assert told == ["**Dice Cup**: the deadline of step 1 could not be processed (a bot error; "
-                    "the bot's admin can see it in the log). The step stays open: use "
+    assert told == ["**Dice Cup**: the deadline of the open step could not be processed (a bot "
+                    "error; the bot's admin can see it in the log). The step stays open: use "
                     "/gm advance or /gm extend."]
     deadline = await timers.get(db, poisoned, 1)
     assert deadline is not None and deadline.status == "fired"

@@ -126,7 +126,7 @@ async def test_kick_leaves_a_vacant_seat_that_takes_defaults(
     clock.advance(48)
     await service.run_due()
     assert "Guesses: Alice 2, Bob 1" in latest(await outbox(db))
-    assert dms_to(await outbox(db), BOB)[-1].content.startswith("**Dice Cup**, Guess:")
+    assert dms_to(await outbox(db), BOB)[-1].content.startswith("**Dice Cup**, Guess. ")
 
 
 async def test_replace_hands_the_seat_and_its_panel_to_another_member(

@@ -37,9 +37,10 @@ async def test_missed_deadlines_are_said_in_public_and_to_the_gm(
     # the guess step's tracker says whose orders were defaults; never what they were
     assert "Alice missed the deadline: default orders were used." in channel
     assert "Bob missed the deadline: default orders were used." in channel
-    [note] = gm_dms(rows)
-    assert note == ("**Dice Cup**: Alice, Bob missed the deadline (Guess); the default was "
-                    "taken.")
+    [note] = gm_dms(rows)  # one DM for the deadline, naming each seat and what it got
+    assert note == ("**Dice Cup**, Guess. The deadline passed.\n"
+                    "Alice missed the deadline; the default was taken: Your guess: 1.\n"
+                    "Bob missed the deadline; the default was taken: Your guess: 1.")
     # the next steps are turns (bank or pass): each missed one is a line and a GM DM
     for _ in range(2):
         clock.advance(48)

@@ -55,7 +55,7 @@ async def test_sealed_orders_are_stored_changed_and_revealed_together(
     news, panel_dm = dms_to(await outbox(db), ALICE)[-2:]
     assert news.content == "Your guess was locked as 2." and news.panel is None
     # the panel's heading names the step in plain words, never its internal number
-    assert panel_dm.panel == (info.id, 2, 1) and panel_dm.content.startswith("**Dice Cup**, Bank:")
+    assert panel_dm.panel == (info.id, 2, 1) and panel_dm.content.startswith("**Dice Cup**, Bank. ")
     assert "step" not in panel_dm.content
     assert "locked" not in panel_dm.content
 

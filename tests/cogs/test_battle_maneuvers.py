@@ -26,7 +26,7 @@ async def test_hd31_hd32_overload_option_orders_note_and_mid_turn_manoeuvre(worl
     noted = await w.alice.slash(thread, "battle note", text="1a: Corkscrew, Hard About later")
     assert noted.ephemeral and "Note added to your orders" in said(noted)
     assert "Corkscrew" not in "\n".join(texts(thread))
-    assert "write orders for Wolfhound" in last_dm(w.bob).content
+    assert "Write orders for Wolfhound" in last_dm(w.bob).content
     await write_orders(w.bob, "2a", ORDERS_B)
     log = "\n".join(texts(thread))
     assert "orders revealed" in log and "_1a: Corkscrew, Hard About later_" in log

@@ -92,7 +92,7 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     assert "Vanguard (1a)" in joined_texts(thread)
 
     # Step 1: sealed orders by DM; the thread only hears that they are in.
-    assert "write orders for Vanguard" in last_dm(w.alice).content
+    assert "Write orders for Vanguard" in last_dm(w.alice).content
     await write_orders(w.alice, "1a", ORDERS_A)
     assert "Your orders are in" in last_dm(w.alice).content  # her DM, not the thread
     assert "speed 2" not in joined_texts(thread)

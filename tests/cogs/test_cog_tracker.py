@@ -95,7 +95,8 @@ async def test_a_missed_deadline_is_said_and_the_gm_is_told(world: World) -> Non
     assert "bob missed the deadline: default orders were used." in closed
     assert "alice missed" not in closed
     gm = [t for t in dm_texts(w.gm) if "missed the deadline" in t]
-    assert gm == ["**Dice Cup**: bob missed the deadline (Guess); the default was taken."]
+    assert gm == ["**Dice Cup**, Guess. The deadline passed.\n"
+                  "bob missed the deadline; the default was taken: Your guess: 1."]
 
 
 async def test_no_stale_reminders_after_downtime_past_the_deadline(
@@ -117,4 +118,6 @@ async def test_no_stale_reminders_after_downtime_past_the_deadline(
     assert not [t for m in (w.alice, w.bob) for t in dm_texts(m) if "Reminder" in t]
     assert any("Guesses: alice 1, bob 1" in t for t in texts(w.chan))
     assert [t for t in dm_texts(w.gm) if "missed the deadline" in t] == [
-        "**Dice Cup**: alice, bob missed the deadline (Guess); the default was taken."]
+        "**Dice Cup**, Guess. The deadline passed.\n"
+        "alice missed the deadline; the default was taken: Your guess: 1.\n"
+        "bob missed the deadline; the default was taken: Your guess: 1."]

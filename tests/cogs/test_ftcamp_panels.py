@@ -50,7 +50,7 @@ async def test_ed34_an_ally_with_only_a_base_in_the_hex_has_nothing_to_answer(
     await give(w.bob, ("Far Patrol (0404)", "hold"), ("Raiders (0202)", "hold"))
     await give(w.carol, ("Home Guard (0404)", "hold"))
     await nothing_to_do(w.alice, w.bob, w.carol)  # special acts (E-D33)
-    assert "Engage orders in hex 0202" in last_dm(w.carol).content
+    assert "Round 1: engage orders in hex 0202" in last_dm(w.carol).content
     carol = placeholder_ids(last_dm(w.carol))
     # Before: a bare "Declare an attack on an ally" menu; now the plain "nothing to do"
     assert list(carol) == ["Nothing for you to do in this step"]

@@ -16,7 +16,7 @@ def tie_order(names: list[str], dice: Dice, lines: list[str]) -> list[str]:
         return list(names)
     rolls = {n: dice.d(6) for n in names}
     lines.append("Tie roll-off: " + ", ".join(f"{n} rolls {rolls[n]}" for n in names)
-                 + " (lower picks first, E-11)")
+                 + " (lower picks first)")  # E-11
     out: list[str] = []
     for value in sorted(set(rolls.values())):
         out += tie_order([n for n in names if rolls[n] == value], dice, lines)
@@ -83,7 +83,7 @@ def _place(state: State, run: HexRun, name: str, sector: str, why: str) -> list[
     lines = [f"{name} ({state.player_name(g.owner)}) is placed in {sector}{why}"]
     for other, choice in sorted(run.choices.items()):
         if choice.follows == name and other not in run.placements:
-            lines += _place(state, run, other, sector, f" with {name} (support, E-11)")
+            lines += _place(state, run, other, sector, f" with {name} (support)")  # E-11
     state.sector_layout = dict(run.placements)
     return lines
 
@@ -129,5 +129,5 @@ def finish_unplaced(state: State, run: HexRun) -> list[str]:
     for name, choice in sorted(run.choices.items()):
         if name not in run.placements and choice.follows in run.placements:
             lines += _place(state, run, name, run.placements[choice.follows],
-                            f" with {choice.follows} (support, E-11)")
+                            f" with {choice.follows} (support)")  # E-11
     return lines

@@ -278,9 +278,9 @@ def group_arrival(bg: BattleGroup) -> str:
 
 
 def battle_text(state: State, result: HexResult) -> str:
-    lines = [f"**Battle list, hex {result.hex}, round {result.round}** (E-13)"]
+    lines = [f"**Battle list, hex {result.hex}, round {result.round}**"]  # E-13
     for b in result.battles:
-        lines.append(f"Battle in {b.sector} ({b.rule}):")
+        lines.append(f"Battle in {b.sector}:")  # why it is one (b.rule) is in the event's data
         for bg in b.groups:
             role, parts = group_role(bg), group_arrival(bg)
             flags = f"; flags: {', '.join(bg.flags)}" if bg.flags else ""

@@ -4,7 +4,7 @@ allocation of a hex and its battle list. Plain words, only what the public texts
 
 from __future__ import annotations
 
-from bot.rules.base import Embed
+from bot.rules.base import BY_DEFAULT, Embed
 from bot.rules.ftcamp import geometry as geo
 from bot.rules.ftcamp.conflicts import group_arrival, group_role
 from bot.rules.ftcamp.model import HexResult, HexRun, State
@@ -21,8 +21,10 @@ def _by_owner(state: State, names: list[str]) -> dict[int, list[str]]:
     return dict(sorted(out.items()))
 
 
-def fleet_reveal(state: State, moves: dict[str, tuple[str, str]]) -> Embed:
-    """``moves``: group -> (hex before, hex after) for every revealed order (E-3, E-D35)."""
+def fleet_reveal(state: State, moves: dict[str, tuple[str, str]],
+                 missed: set[str] | None = None) -> Embed:
+    """``moves``: group -> (hex before, hex after) for every revealed order (E-3, E-D35);
+    ``missed``: groups whose order was taken by default at the deadline."""
     embed = Embed(title=f"Fleet orders revealed, round {state.round}",
                   description="The map below shows where every group is now.")
     for owner, names in _by_owner(state, sorted(moves)).items():
@@ -31,15 +33,18 @@ def fleet_reveal(state: State, moves: dict[str, tuple[str, str]]) -> Embed:
             before, after = moves[name]
             order = state.groups[name].order.text()
             where = f"{before} → {after}" if before != after else f"at {after}"
-            lines.append(f"{name}: {order}, {where}")
+            mark = f" ({BY_DEFAULT})" if name in (missed or set()) else ""
+            lines.append(f"{name}: {order}, {where}{mark}")
         embed.field(state.player_name(owner), "\n".join(lines), inline=True)
     contested = ", ".join(geo.system_label(state.map, h) for h in state.contested)
     embed.field("Contested hexes", contested or "none (the next round opens)")
     return embed
 
 
-def engage_reveal(state: State, run: HexRun, notes: list[str]) -> Embed:
-    """Every order, its number of parts and the engage roll with both dice (E-10, E-D33)."""
+def engage_reveal(state: State, run: HexRun, notes: list[str],
+                  missed: set[str] | None = None) -> Embed:
+    """Every order, its number of parts and the engage roll with both dice (E-10, E-D33);
+    ``missed``: groups whose engage order was taken by default at the deadline."""
     embed = Embed(title=f"Engage orders revealed, hex {geo.system_label(state.map, run.hex)}",
                   description="\n".join(notes))
     for name in sorted(run.choices, key=lambda n: (state.groups[n].owner, n)):
@@ -53,6 +58,8 @@ def engage_reveal(state: State, run: HexRun, notes: list[str]) -> Embed:
             continue
         roll = run.rolls[name]
         extra = "\nhold-special abandoned" if choice.drop_hold else ""
+        if name in (missed or set()):
+            extra += f"\n_{BY_DEFAULT}_"
         embed.field(f"{name} ({owner})",
                     f"{choice.order} in {plural(len(choice.parts), 'part')}\n"
                     f"dice {roll.dice[0]} + {roll.dice[1]}, bonus {roll.bonus}, thrust "

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from bot.errors import InvalidInput, InvalidState, PermissionDenied, RulesError
 from bot.rules.base import (
+    BY_DEFAULT,
     GM_SEAT,
     ActionSpec,
     Audience,
@@ -60,6 +61,11 @@ class FTCampOptions(BaseModel):
                           json_schema_extra={"secret": True})
     rounds: int = Field(default=0, ge=0, le=1000,
                         description="end the campaign after this many rounds; 0 = no limit")
+
+
+def _defaulted_groups(state: State) -> set[str]:
+    """The groups whose sealed answers of this step were taken by default."""
+    return {key.split(":", 1)[1] for key in state.by_default if ":" in key}
 
 
 def _public(text: str, kind: str, **kw: Any) -> Event:
@@ -124,6 +130,12 @@ class FTCampRuleset(RulesetBase):
             raise InvalidState("Nothing to submit now.")
 
     def resolve(self, state: State, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+        return self.resolve_with_defaults(state, actions, dice, frozenset())
+
+    def resolve_with_defaults(self, state: State, actions: dict[int, dict[str, Any]],
+                              dice: Dice, defaulted: frozenset[int]) -> Outcome:
+        """``defaulted``: seats whose answers the service took by default at a deadline; the
+        reveal marks their groups (a page not answered at all is a default too)."""
         if state.step == "battles":
             state, events, settled = war.resolve(working_copy(state), actions.get(GM_SEAT))
             if settled:
@@ -139,7 +151,10 @@ class FTCampRuleset(RulesetBase):
                 if fields is None:
                     continue
                 action = actions.get(seat) or steps.default_for(state, fields)
-                state.secret.setdefault(seat, {}).update(steps.read(state, fields, action))
+                read = steps.read(state, fields, action)
+                state.secret.setdefault(seat, {}).update(read)
+                if seat in defaulted or seat not in actions:
+                    state.by_default = sorted(set(state.by_default) | set(read))
                 more = more or steps.page_count(state, seat) > state.page
         if more:
             state.page += 1
@@ -149,6 +164,7 @@ class FTCampRuleset(RulesetBase):
                   "engage": self._finish_engage, "chase": self._finish_chase,
                   "reserves": self._finish_reserves, "patrol": self._finish_patrol}
         events = finish[state.step](state, answers, dice)
+        state.by_default = []
         return Outcome(state=state, events=events, finished=state.over)
 
     def act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
@@ -312,19 +328,23 @@ class FTCampRuleset(RulesetBase):
                     name = key.split(":", 1)[1]
                     orders[name] = fleet.check_order(state, state.groups[name], str(value))
         before = {name: state.groups[name].hex for name in orders}
-        lines = fleet.apply_orders(state, orders)
+        missed = _defaulted_groups(state)
+        lines = [line + (f" ({BY_DEFAULT})" if name in missed else "")
+                 for name, line in zip(sorted(orders), fleet.apply_orders(state, orders),
+                                       strict=True)]
         moves = {name: (hex_, state.groups[name].hex) for name, hex_ in before.items()}
         state.revealed = sorted(set(state.revealed) | set(orders))
         hexes = sorted({g.hex for g in state.groups.values()})
         with index.frozen(state):  # the moves are applied: a fresh index
             state.contested = [h for h in hexes if is_contested(state, h)]
         contested = ", ".join(state.contested) or "none"
-        text = (f"**Fleet orders revealed, round {state.round}** (E-3)\n" + "\n".join(lines)
+        text = (f"**Fleet orders revealed, round {state.round}**\n" + "\n".join(lines)
                 + f"\nContested hexes: {contested}")
         # E-D35: the public hex map goes inside the reveal, showing where everything is now
-        events = [_public(text, "fleet_orders", data={"contested": list(state.contested)},
+        events = [_public(text, "fleet_orders", data={"contested": list(state.contested),
+                                                      "ruling": "E-3"},
                           image=ImageRef(name="hexmap", viewer=None),
-                          embed=shown.fleet_reveal(state, moves))]
+                          embed=shown.fleet_reveal(state, moves, missed))]
         return events + self._next_hex(state, dice)
 
     def _next_hex(self, state: State, dice: Dice) -> list[Event]:
@@ -402,17 +422,22 @@ class FTCampRuleset(RulesetBase):
         notes = list(lines)
         public, parts = engage.roll_all(state, run, dice)
         lines += public
+        missed = sorted(_defaulted_groups(state) & set(run.choices))
+        if missed:
+            lines.append(f"Engage orders {BY_DEFAULT}: {', '.join(missed)}")
         state.revealed = sorted(set(state.revealed) | set(run.choices))
-        text = f"**Engage orders revealed, hex {run.hex}** (E-10)\n" + "\n".join(lines)
+        text = f"**Engage orders revealed, hex {run.hex}**\n" + "\n".join(lines)
         # E-D33: the public post carries orders, part counts and rolls; which craft are in
         # which part goes only to the owner and allies (E-D16), so no hidden craft is named.
         events = [_public(text, "engage_reveal", data={
-            "hex": run.hex, "rolls": {k: v.model_dump() for k, v in run.rolls.items()},
+            "ruling": "E-10", "hex": run.hex,
+            "rolls": {k: v.model_dump() for k, v in run.rolls.items()},
             "choices": {k: {"order": v.order, "parts": len(v.parts), "follows": v.follows,
                             "drop_hold": v.drop_hold} for k, v in run.choices.items()}},
-            embed=shown.engage_reveal(state, run, notes))]
+            embed=shown.engage_reveal(state, run, notes, set(missed)))]
         events += self._parts_events(state, run, parts)
-        events += [_public(line, "tie") for line in allocation.start(state, run, dice)]
+        events += [_public(line, "tie", data={"ruling": "E-11"})
+                   for line in allocation.start(state, run, dice)]
         events += [_public(line, "pick") for line in allocation.auto_place(state, run)]
         state.step = "allocate"
         if run.queue:
@@ -461,7 +486,7 @@ class FTCampRuleset(RulesetBase):
         events = [_public(line, "pick") for line in allocation.finish_unplaced(state, run)]
         layout = ", ".join(f"{n} {s}" for n, s in sorted(run.placements.items()))
         # the hex's sector picture inside the hex's own allocation embed (not the next post)
-        events.append(_public(f"Allocation complete, hex {run.hex}: {layout}", "allocation",
+        events.append(_public(f"Allocation, hex {run.hex}: {layout}", "allocation",
                               image=ImageRef(name="sector", viewer=None),
                               embed=shown.allocation(state, run)))
         conflicts.engage_battles(state, run)

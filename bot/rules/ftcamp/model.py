@@ -195,6 +195,9 @@ class State(BaseModel):
     contested: list[str] = Field(default_factory=list)
     run: HexRun | None = None
     secret: dict[int, dict[str, str | list[str]]] = Field(default_factory=dict)
+    # answer keys of ``secret`` the service took by default at a deadline (never set by a
+    # player's action): the reveal marks them; always reassigned, never mutated in place
+    by_default: list[str] = Field(default_factory=list)
     results: list[HexResult] = Field(default_factory=list)
     sector_hex: str | None = None
     sector_layout: dict[str, str] = Field(default_factory=dict)

@@ -170,9 +170,9 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
     state.attacks_this_step.append(key)
     notes = []
     if stealth:
-        notes.append("aft fire with the main drive used: Stealth 2 (H-14)")
+        notes.append("aft fire with the main drive used: Stealth 2")  # H-14
     if sensors:
-        notes.append("sensors damaged (H-11)")
+        notes.append("sensors damaged")  # H-11
     title = (f"**{firer.name}** fires at **{target.name}** (range {rng} MU, through "
              f"{target.name}'s {arc} arc{', ' + '; '.join(notes) if notes else ''}): "
              f"{total} damage")

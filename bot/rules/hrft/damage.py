@@ -137,7 +137,7 @@ def _destroy(report: AttackReport, dice: Dice) -> None:
     what = "remains a hulk (salvageable)" if hulk else "is destroyed"
     report.dice.append({"roll": roll, "for": "overkill", "against": report.overkill,
                         "result": "hulk" if hulk else "destroyed"})
-    report.lines.append(f"Every hull box is gone (H-8). Overkill {report.overkill}, "
+    report.lines.append(f"Every hull box is gone. Overkill {report.overkill}, "  # H-8
                         f"d6 = {roll}: {ship.name} {what}.")
 
 
@@ -150,7 +150,7 @@ def _placement_line(p: Placement) -> str:
     text = f"{p.points} through {p.arc} on block {p.block}: " + (", ".join(parts) or "no box")
     if p.cascade:
         spread = ", ".join(f"{n} {b}" for b, n in p.cascade.items())
-        text += f"; cascade past stripped block, armour bypassed (H-7): {spread}"
+        text += f"; cascade past stripped block, armour bypassed: {spread}"  # H-7
     if p.leftover:
         text += f"; {p.leftover} found no box"
     return text

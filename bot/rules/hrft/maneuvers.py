@@ -96,7 +96,7 @@ def maneuver_spec(state: BattleState, seat: int) -> ActionSpec | None:
     fields = [
         InputField(name="ship", label="Ship", options=[
             Option(value=s.uid, label=f"{s.name} ({s.uid})") for s in ships][:25]),
-        InputField(name="kinds", label="Manoeuvre(s) after mid-turn", options=[
+        InputField(name="kinds", label="Manoeuvres after mid-turn", options=[
             Option(value=k, label=KINDS[k]) for k in kinds], max_values=len(kinds)),
         InputField(name="thrust", label="Un-allocated thrust used", options=[
             Option(value=str(n), label=str(n)) for n in range(top + 1)], min_values=0),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.errors import RulesError
-from bot.rules.base import ActionSpec, Audience, Event, InputField, Option, Request
+from bot.rules.base import BY_DEFAULT, ActionSpec, Audience, Event, InputField, Option, Request
 from bot.rules.hrft import screens
 from bot.rules.hrft.maneuvers import redline_bonus, thrust_limit
 from bot.rules.hrft.model import Ship
@@ -153,9 +153,12 @@ def check_orders(state: BattleState, seat: int, action: dict[str, Any]) -> None:
         raise RulesError(f"The note may be at most {MAX_NOTE} characters.")
 
 
-def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event]:
-    """Step 2: apply every seat's orders (mutates ``state``) and announce them publicly."""
-    lines = [f"**Turn {state.turn}, step 2: orders revealed**"]
+def reveal(state: BattleState, actions: dict[int, dict[str, Any]],
+           defaulted: frozenset[int] = frozenset()) -> list[Event]:
+    """Step 2: apply every seat's orders (mutates ``state``) and announce them publicly;
+    the orders of ``defaulted`` seats (taken by the service at the deadline) and of seats
+    with no action are marked as defaults."""
+    lines = [f"**Turn {state.turn}: orders revealed**"]
     private: list[Event] = []
     state.notes = {}
     for seat in state.living_seats():
@@ -163,7 +166,8 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event
         note = str(action.get("note", "")).strip()[:MAX_NOTE]
         if note:
             state.notes[seat] = note
-        lines.append(f"{state.seat_name(seat)}:" + (f" _{note}_" if note else ""))
+        mark = f" ({BY_DEFAULT})" if seat in defaulted or not actions.get(seat) else ""
+        lines.append(f"{state.seat_name(seat)}:" + (f" _{note}_" if note else "") + mark)
         for ship in state.ships_of(seat):
             if ship.out:
                 continue
@@ -175,7 +179,7 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event
                 order = state.next_orders.get(ship.uid) or Order(
                     speed=state.orders[ship.uid].speed, screens=state.orders[ship.uid].screens)
                 state.next_orders[ship.uid] = written
-                extra = " (computer damaged: follows last turn's written orders, H-11)"
+                extra = " (computer damaged: follows last turn's written orders)"
                 private.append(Event(audience=Audience.to_seat(seat), kind="orders-ahead",
                                      text=f"{ship.name}: your orders are stored for next turn "
                                           "(computer damaged)."))
@@ -189,6 +193,6 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event
             lines.append(f"- {ship.name}: speed {order.speed}, thrust {order.thrust}, turn "
                          f"{order.turn}, screens {screens.describe(state.screens[ship.uid])}"
                          + (f", tracking {order.tracking}" if state.options.vtif else "")
-                         + (", engines redlined (H-D32)" if order.redline else "")
+                         + (", engines redlined" if order.redline else "")  # H-D32
                          + extra)
     return [Event(audience=Audience.public(), kind="orders", text="\n".join(lines)), *private]

@@ -131,6 +131,12 @@ class HrftRuleset(RulesetBase):
         orders.check_orders(state, seat, action)
 
     def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+        return self.resolve_with_defaults(state, actions, dice, frozenset())
+
+    def resolve_with_defaults(self, state: Any, actions: dict[int, dict[str, Any]],
+                              dice: Dice, defaulted: frozenset[int]) -> Outcome:
+        """``defaulted``: seats whose orders the service took by default at the deadline;
+        the reveal marks them."""
         state = self._state(state).model_copy(deep=True)
         if state.step == "muster":
             events = muster.resolve(state, actions)
@@ -143,7 +149,7 @@ class HrftRuleset(RulesetBase):
             if seat not in state.living_seats():
                 raise PermissionDenied(f"Seat {seat} has no ships to give orders to.")
             orders.check_orders(state, seat, action)
-        events = orders.reveal(state, actions)
+        events = orders.reveal(state, actions, defaulted)
         self._enter(state, "initiative1", dice, events)
         return self._outcome(state, events)
 

@@ -103,10 +103,10 @@ def _hit(system: System) -> str:
 def _describe(src: Source) -> str:
     where = "+".join(src.in_arcs)
     if src.kind == "direct":
-        return f"Threshold in block {src.block}, level {src.in_level} (H-5, H-6)"
+        return f"Threshold in block {src.block}, level {src.in_level}"  # H-5, H-6
     recv = ", ".join(src.receivers)
     label = "cascade threshold" if src.kind == "cascade" else "stripped block + adjacent"
-    return (f"{label.capitalize()} from {src.block} into {recv} (H-7): in-arc ({where}) at "
+    return (f"{label.capitalize()} from {src.block} into {recv}: in-arc ({where}) at "  # H-7
             f"level {src.in_level}, other groups at {src.rest_level}, core at {src.core_level}")
 
 

@@ -58,15 +58,16 @@ def open_battles(state: OrbitsState, events: list[Event]) -> None:
 
 def _battle_card(state: OrbitsState, b: Battle) -> Event:
     o = state.options
-    lines = [f"**Battle at {state.area_label(b.area)}** (O-13, O-14)"]
+    lines = [f"**Battle at {state.area_label(b.area)}**"]
     for s in b.sides:
         total, size = battle_force(b.forces[s], o.size_class_cap)
         pts = f" = {total * o.points_per_value} points" if o.points_per_value > 1 else ""
         lines.append(
             f"{state.name(s)} ({(state.stance(s, b.area) or '').upper()}): "
-            f"{C.show_all(b.forces[s])} → {total} {o.points_label}{pts}, max size class {size}")
+            f"{C.show_all(b.forces[s])} → {count_of(total, o.points_label)}{pts}, "
+            f"max size class {size}")
     lines.append("Fight it out, then each side reports the losses and who was defeated.")
-    return public("battle", "\n".join(lines), area=b.area, sides=b.sides,
+    return public("battle", "\n".join(lines), area=b.area, sides=b.sides, ruling="O-13, O-14",
                   forces={str(k): v for k, v in b.forces.items()},
                   embed=shown.battle_card(state, b))
 

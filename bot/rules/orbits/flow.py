@@ -112,7 +112,7 @@ def check_victory(state: OrbitsState, events: list[Event]) -> bool:
         return False
     top = max(state.rp[s] for s in reached)
     winners = [s for s in reached if state.rp[s] == top]
-    finish(state, events, winners, f"reached {target} RP (O-8)")
+    finish(state, events, winners, f"reached {target} RP")
     return True
 
 
@@ -133,6 +133,7 @@ def finish(state: OrbitsState, events: list[Event], winners: list[int], why: str
             f"{plural(state.battles_won[seat], 'battle')} won"
         )
     events.append(public("victory", "\n".join(lines), winners=winners, rp=dict(state.rp),
+                         ruling="O-8",
                          battles_won=dict(state.battles_won),
                          embed=shown.standings(state, head.replace("**", ""))))
 

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.errors import InvalidInput, InvalidState
-from bot.rules.base import GM_SEAT, Dice, Event, Outcome, Request, Seat, StepName
+from bot.rules.base import BY_DEFAULT, GM_SEAT, Dice, Event, Outcome, Request, Seat, StepName
 from bot.rules.orbits import war
 from bot.rules.orbits.battles import battle_requests, check_sealed, open_battles, resolve_battle
 from bot.rules.orbits.flow import begin_turn, new_game, settle
@@ -32,6 +32,15 @@ cards (A-10, Joker) declare ATTACK or BLOCKADE; your last stance in an area appl
 your fleet there. Any ATTACK where two players show fleet → a battle: fight it in your game \
 (total value = system boxes, distinct suits = max size class), report the losses, discard \
 cards worth at least your losses. `/help rule:` shows the rulings the bot plays by."""
+
+
+# the sealed choices whose public line names the seat that made them (``data["seat"]``)
+_MARKED = {"battle_discard": {"discard"}, "battle_raid": {"raid"}}
+
+
+def _marked(event: Event) -> Event:
+    text = event.text.rstrip(".")
+    return event.model_copy(update={"text": f"{text} ({BY_DEFAULT})."})
 
 
 def _state(state: Any) -> OrbitsState:
@@ -116,6 +125,17 @@ class OrbitsRuleset(RulesetBase):
         else:
             resolve_battle(st, actions, events)
         return Outcome(state=st, events=events, finished=st.phase == "finished")
+
+    def resolve_with_defaults(self, state: Any, actions: dict[int, dict[str, Any]],
+                              dice: Dice, defaulted: frozenset[int]) -> Outcome:
+        """``resolve``, with the discards and raids the service took by default at the
+        deadline (``defaulted`` seats) marked as such in their public lines."""
+        phase = (state if isinstance(state, OrbitsState) else _state(state)).phase
+        out = self.resolve(state, actions, dice)
+        kinds = _MARKED.get(phase, set())
+        return out.model_copy(update={"events": [
+            _marked(e) if e.kind in kinds and e.data.get("seat") in defaulted else e
+            for e in out.events]})
 
     def check(self, state: Any, seat: int, action: dict[str, Any]) -> None:
         """Validates one sealed submission before all are in (raises RulesError/InvalidState)."""

@@ -151,8 +151,8 @@ def deployment_request(state: OrbitsState) -> Request:
     specs.append(ActionSpec(type="pass", label="Pass"))
     return Request(
         seat=seat, kind="turn", step="deployment",
-        prompt=f"Deployment phase, turn {state.turn}: deploy one card (1 RP), retreat, or pass "
-               f". You have {state.rp[seat]} RP.",
+        prompt=f"Deployment phase, turn {state.turn}: deploy one card (1 RP), retreat, or pass."
+               f" You have {state.rp[seat]} RP.",
         actions=specs, default=dict(PASS),
     )
 

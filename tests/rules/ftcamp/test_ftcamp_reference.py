@@ -24,8 +24,8 @@ from bot.rules.ftcamp.model import State
 # hexes in the fleet-order reveal) and issue 11's rounds that wait for their battles; each
 # of those branches checked before its change that states and requests hashed the same.
 REFERENCE = {
-    (30, 2): "88ebf63a937e799ddf8fe9ac30b53937ef0209a1d144a46f8da2a00fe6c4b564",
-    (200, 1): "b4f6e73624fc3107e007de189a83f7b564c1a88636cfb2843e28457bff8f5ea7",
+    (30, 2): "02fd835ae6b996fe4aecfe33575a17ed147b3775ac8f8ba2cf3e21f923c312eb",
+    (200, 1): "f421f21b19bf36f9bc7676faa6d7463d9be306505f573ebd4cd2d6626e0d39a6",
 }
 
 

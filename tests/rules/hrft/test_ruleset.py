@@ -178,7 +178,7 @@ def test_h14_aft_fire_after_using_the_main_drive_counts_as_stealth_2():
     with pytest.raises(RulesError, match="bands of 8 MU"):
         RULESET.act(state, 1, aft, ScriptedDice([]))
     out = RULESET.act(state, 1, {**aft, "range": "8"}, ScriptedDice([5]))
-    assert "Stealth 2 (H-14)" in out.events[0].text
+    assert "Stealth 2" in out.events[0].text and "H-14" not in out.events[0].text
 
 
 def test_h11_sensors_damaged_target_one_band_further():
