@@ -22,6 +22,7 @@ from bot.errors import InvalidInput, UserError
 from bot.rules import embeds, registry
 from bot.rules.base import GM_SEAT, Embed, Request, Ruleset, ScriptedPlayer
 from bot.rules.dice import SeededDice
+from bot.rules.words import plural
 from storage import campaigns as campaign_rows
 from storage.campaigns import CampaignRow
 from storage.db import Database
@@ -92,7 +93,7 @@ class DemoResult:
             f"them), {sum(self.dms.values())} DMs (and {self.dm_edits} edits of them) "
             f"({', '.join(f'{k} {v}' for k, v in self.dms.items()) or 'none'}), "
             f"{self.gm_posts} to the GM"
-            + (f" (and {self.gm_edits} edits)" if self.gm_edits else "")
+            + (f" (and {plural(self.gm_edits, 'edit')})" if self.gm_edits else "")
             + f", {len(self.images)} pictures.",
         ]
         if self.turns and self.players:

@@ -109,7 +109,7 @@ async def test_od17_to_od20_orbits_battle_from_its_card_to_the_next_turn(
     assert "fought in its thread, confirmed by the GM" in channel
     # Bob discards cards worth at least 3 (the proposal, pre-filled: 3♠); Alice lost nothing
     discard = panel(w.bob)
-    assert "discard fleet cards worth at least 3" in discard.content, discard.content
+    assert "discard fleet cards worth at least 3" in discard.content.lower(), discard.content
     await act(w.bob, "Discard")
     await w.env.settle()
     channel = public_text(w.other_chan)

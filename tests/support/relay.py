@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from bot.rules import registry as rules_registry
 from bot.rules.base import ActionSpec, Audience, Dice, Event, Outcome, Request, Seat
+from bot.rules.ruleset_base import RulesetBase
 
 TIP = "A tip for you: the vault code is 4711."
 
@@ -26,7 +27,7 @@ class RelayState(BaseModel):
     count: int = 0
 
 
-class RelayRuleset:
+class RelayRuleset(RulesetBase):
     name = "relay"
     title = "Relay"
     min_seats = 2
