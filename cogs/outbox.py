@@ -26,7 +26,7 @@ import discord
 from discord.ext import commands
 
 from bot.campaign.models import OutboxMessage
-from bot.errors import InvalidState
+from bot.errors import InvalidState, PermissionDenied
 from cogs.common import split_content
 from cogs.panel_view import render
 
@@ -237,8 +237,11 @@ class Loops(commands.Cog):
         if ref is None:
             return None
         try:
-            panel = await self.bot.service.panel(ref.campaign_id, ref.step_no, ref.seat)
-        except InvalidState:
+            # drawn for the DM's reader only: a seat handed over meanwhile shows no buttons
+            # (and none of the new holder's choices) to the old holder
+            panel = await self.bot.service.panel(ref.campaign_id, ref.step_no, ref.seat,
+                                                 user_id=row.user_id)
+        except (InvalidState, PermissionDenied):
             return None  # the step ended before the message went out; /orders has the new one
         _content, view = render(panel)
         return view

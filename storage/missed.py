@@ -9,7 +9,7 @@ async def count(tx: Tx, campaign_id: int, seat: int) -> int:
     """One more missed deadline for the seat; returns how many in a row now."""
     await tx.execute(
         "INSERT INTO missed_deadlines (campaign_id, seat, in_row) VALUES (?, ?, 1)"
-        " ON CONFLICT (campaign_id, seat) DO UPDATE SET in_row = in_row + 1",
+        " ON CONFLICT (campaign_id, seat) DO UPDATE SET in_row = missed_deadlines.in_row + 1",
         (campaign_id, seat),
     )
     row = await tx.fetchone(

@@ -38,7 +38,7 @@ async def shown(tx: Tx, campaign_id: int, seat: int, user_id: int, outbox_id: in
     await tx.execute(
         "INSERT INTO dm_panels (campaign_id, seat, user_id, outbox_id, step_no)"
         " VALUES (?, ?, ?, ?, ?) ON CONFLICT (campaign_id, seat) DO UPDATE SET"
-        " active_at = CASE WHEN user_id = excluded.user_id THEN active_at END,"
+        " active_at = CASE WHEN dm_panels.user_id = excluded.user_id THEN dm_panels.active_at END,"
         " user_id = excluded.user_id, outbox_id = excluded.outbox_id,"
         " step_no = excluded.step_no",
         (campaign_id, seat, user_id, outbox_id, step_no))
@@ -50,7 +50,8 @@ async def touch(tx: Tx, campaign_id: int, seat: int, user_id: int, now: float) -
     await tx.execute(
         "INSERT INTO dm_panels (campaign_id, seat, user_id, active_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (campaign_id, seat) DO UPDATE SET"
-        " outbox_id = CASE WHEN user_id = excluded.user_id THEN outbox_id END,"
+        " outbox_id = CASE WHEN dm_panels.user_id = excluded.user_id"
+        " THEN dm_panels.outbox_id END,"
         " user_id = excluded.user_id, active_at = excluded.active_at",
         (campaign_id, seat, user_id, now))
 
@@ -65,6 +66,7 @@ async def release(tx: Tx, campaign_id: int, seat: int) -> None:
 async def forget(tx: Tx, campaign_id: int, seat: int) -> None:
     await tx.execute("DELETE FROM dm_panels WHERE campaign_id = ? AND seat = ?",
                      (campaign_id, seat))
+
 
 
 async def latest_dm(db: Reader, user_id: int, outbox_id: int) -> bool:

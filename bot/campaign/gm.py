@@ -230,6 +230,7 @@ class GmTools(LinkUndo):  # P-13, P-14
                 fx.channel(ctx, f"The GM removed {p.name} from **{ctx.row.name}**.")
             else:
                 await players.set_vacant(tx, ctx.row.id, p.seat)
+                await self._hand_over_panel(tx, ctx, fx, p.seat, p.user_id, freed=True)
                 fx.channel(ctx, f"The GM freed seat {p.seat} ({p.name}): it takes default "
                                 "orders at each deadline until someone takes it over.")
             ctx.players = await players.of_campaign(tx, ctx.row.id)

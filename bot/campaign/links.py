@@ -13,6 +13,7 @@ from bot.errors import InvalidInput, NotFound, PermissionDenied, UserError
 from storage import listing
 
 MAX_ENDED_PARENTS = 10
+MAX_REF = 100  # a hex/sector or an area and turn; the slash option allows 6000
 MAX_REFS = 25  # one autocomplete list
 
 
@@ -92,6 +93,9 @@ class Links(ServiceCore):
 
     async def _parent(self, parent_id: int, ref: str, guild_id: int,
                       actor: Actor) -> _Parent | None:
+        if len(ref) > MAX_REF:
+            raise InvalidInput(f"A battle reference has at most {MAX_REF} characters, as the "
+                               "battle list names it (e.g. 0202/A-3, or Orbit 2).")
         try:
             ctx: Ctx | None = await self._load(self.db, parent_id)
         except NotFound:

@@ -33,9 +33,9 @@ def moved_text(campaign: str) -> str:
     return f"Your panel for **{campaign}** moved to a newer message below."
 
 
-def handed_text(campaign: str) -> str:
-    return (f"Your seat in **{campaign}** was handed to another player; this panel no longer "
-            "works.")
+def handed_text(campaign: str, freed: bool = False) -> str:
+    how = "was freed by the GM" if freed else "was handed to another player"
+    return f"Your seat in **{campaign}** {how}; this panel no longer works."
 
 
 class PanelDelivery(ServiceCore):
@@ -131,14 +131,15 @@ class PanelDelivery(ServiceCore):
         await panels.shown(tx, ctx.row.id, seat, user_id, new, step_no)
 
     async def _hand_over_panel(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
-                               old_user_id: int) -> None:
-        """``/gm replace``: the old holder's panel message says the seat was handed over
-        (nothing of the seat in it) and loses its buttons; the new holder starts afresh."""
+                               old_user_id: int, freed: bool = False) -> None:
+        """``/gm replace`` (or ``/gm kick``, ``freed``): the old holder's panel message says
+        the seat was handed over or freed (nothing of the seat in it) and loses its buttons,
+        so no live-looking panel is left with them; the next holder starts afresh."""
         fx.wake = True
         rec = await panels.get(tx, ctx.row.id, seat)
         if rec is not None and rec.outbox_id is not None and rec.user_id == old_user_id:
             await outbox_repo.enqueue_one(tx, NewMessage(
-                ctx.row.id, "dm", handed_text(ctx.row.name), user_id=old_user_id,
+                ctx.row.id, "dm", handed_text(ctx.row.name, freed), user_id=old_user_id,
                 edit_of=rec.outbox_id), fx.now)
         await panels.forget(tx, ctx.row.id, seat)
 

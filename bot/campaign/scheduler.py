@@ -144,9 +144,19 @@ class Scheduler(StepEngine):
         if self._wake is not None:
             self._wake()
 
+    @staticmethod
+    async def _still_due(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        """A due timer of a campaign that is not running: frozen (paused) or closed (over),
+        so it is not due again at once; left due, the scheduler would wake for it forever."""
+        if ctx.row.status == "paused":
+            await timers.pause(tx, ctx.row.id, fx.now)
+        elif ctx.row.status != "running":
+            await timers.close_open(tx, ctx.row.id)
+
     def _reminder(self, step_no: int, offset: float) -> Intent:
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
             if ctx.row.status != "running" or ctx.row.step_no != step_no:
+                await self._still_due(tx, ctx, fx)
                 return 0
             if not await timers.reminder_done(tx, ctx.row.id, step_no, offset, fx.now):
                 return 0
@@ -197,6 +207,7 @@ class Scheduler(StepEngine):
     def _deadline(self, step_no: int) -> Intent:
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
             if ctx.row.status != "running" or ctx.row.step_no != step_no:
+                await self._still_due(tx, ctx, fx)
                 return 0
             if not await timers.fire(tx, ctx.row.id, step_no, fx.now):
                 return 0

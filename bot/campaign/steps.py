@@ -281,6 +281,9 @@ class StepEngine(PanelDelivery):
                 tx, row.id, row.step_no, due, timing(row.settings)["reminders"], fx.now
             )
             deadline = self._at(due)
+            if row.status == "paused":  # a result came in from a battle's thread: the
+                await timers.pause(tx, row.id, fx.now)  # clock starts at /gm resume
+                deadline = None
         name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
         for req in ctx.pending:
             mail.panel(req.seat, messages.panel_line(row.name, name, req.prompt, deadline))

@@ -107,6 +107,10 @@ class War(Links, StepEngine):
                   if pctx.state is not None else None)
         if linked is None:
             return
+        if pctx.row.status != "running":  # its step would wait in a game nobody plays
+            how = ("is paused: resume it (/gm resume) first" if pctx.row.status == "paused"
+                   else "is over: fight that battle at the table instead")
+            raise InvalidState(f"**{pctx.row.name}** {how}.")
         pfx = Effects(now=fx.now)
         await self._apply(tx, pctx, pfx, linked, closes_step=False,
                           answered=None)

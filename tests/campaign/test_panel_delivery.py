@@ -138,3 +138,18 @@ async def test_orbits_demo_meets_the_dm_target_and_loses_no_panel(tmp_path: Path
     summary = (out / "summary.md").read_text()
     assert f"DMs (and {result.dm_edits} edits of them)" in summary
     assert "DMs per player." in summary
+
+
+async def test_a_kicked_players_panel_says_the_seat_was_freed(
+    service: CampaignService, db: Database
+) -> None:
+    """P-6: /gm kick leaves no live-looking panel with the kicked player: their panel DM is
+    edited to a line with no buttons and nothing of the seat in it."""
+    await relay_game(service)
+    await send_all(service)
+    sent = panels(dms_to(await outbox_repo.all_rows(db), ALICE))[0]
+    await service.gm_kick(GM, CHANNEL, ALICE.user_id)
+    rows = dms_to(await outbox_repo.all_rows(db), ALICE)
+    freed = [r for r in rows if r.edit_of == sent.id and r.panel is None]
+    assert [r.content for r in freed] == ["Your seat in **Relay Race** was freed by the GM; "
+                                          "this panel no longer works."]

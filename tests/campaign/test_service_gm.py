@@ -126,7 +126,12 @@ async def test_kick_leaves_a_vacant_seat_that_takes_defaults(
     clock.advance(48)
     await service.run_due()
     assert "Guesses: Alice 2, Bob 1" in latest(await outbox(db))
-    assert dms_to(await outbox(db), BOB)[-1].content.startswith("**Dice Cup**, Guess. ")
+    # bob's last DM is his old panel made a plain line (P-6): no reminder or default since
+    bobs = dms_to(await outbox(db), BOB)
+    assert bobs[0].content.startswith("**Dice Cup**, Guess. ")
+    assert bobs[-1].edit_of == bobs[0].id and bobs[-1].panel is None
+    assert bobs[-1].content == ("Your seat in **Dice Cup** was freed by the GM; this panel "
+                                "no longer works.")
 
 
 async def test_replace_hands_the_seat_and_its_panel_to_another_member(

@@ -21,7 +21,6 @@ from tests.cogs.panel_forgery import (
     SECRETS,
     answer_of,
     assert_refused,
-    first_option,
     forge_dm,
     forge_in,
     ids_for,
@@ -136,8 +135,10 @@ async def test_a_kicked_player_is_refused_on_her_old_panel(table: Table) -> None
     result = await t.w.gm.slash(t.w.chan, "gm kick", player=t.w.alice)
     assert "removed" in result.response.content
     before = fingerprint(t.db_path)
-    for custom_id in custom_ids(t.panel):
-        assert_refused(await press(t.w.alice.user, fresh(t.w.alice, t.panel), custom_id))
+    # her real panel says the seat was freed and has no buttons left (P-6)
+    freed = fresh(t.w.alice, t.panel)
+    assert "freed by the GM" in freed.content and not custom_ids(freed)
+    assert not any(secret in freed.content for secret in SECRETS)
     copy = await forge_dm(t.w, t.w.alice.user, ids_for(t.cid, t.step, 1))
     for custom_id in ids_for(t.cid, t.step, 1):
         assert_refused(await press(t.w.alice.user, copy, custom_id))
@@ -298,14 +299,12 @@ async def test_an_orbits_hand_stays_with_its_holder(world: World, db_path: Path)
         assert not any(mark in text for mark in CARD_MARKS)
     await world.gm.slash(world.chan, "gm kick", player=world.alice)
     before = fingerprint(db_path)
+    # her real panel lost its buttons and shows no card (P-6); a copy of its ids is refused
+    freed = fresh(world.alice, old)
+    assert not custom_ids(freed) and not any(m in freed.content for m in CARD_MARKS)
+    copy = await forge_dm(world, world.alice.user, ids)
     for custom_id in ids:
-        if ":sel:" in custom_id:
-            values = [first_option(old, custom_id)]
-            result = await world.alice.user.select(fresh(world.alice, old), values,
-                                                   custom_id=custom_id)
-        else:
-            result = await world.alice.user.click(fresh(world.alice, old), custom_id=custom_id)
-        text = assert_refused(result)
+        text = assert_refused(await press(world.alice.user, copy, custom_id))
         assert not any(mark in text for mark in CARD_MARKS)
     assert fingerprint(db_path) == before
 

@@ -23,7 +23,7 @@ from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.forces import MAX_CLASS, budget_of, budget_problem
 from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
 
-_TURN = re.compile(r"^(.*?)[\s,;]*\bturn\s*(\d+)$")
+_TURN = re.compile(r"^(.*?)[\s,;]*\bturn\s*(\d{1,6})$")
 
 
 class HrftCraft(BaseModel):
