@@ -99,12 +99,3 @@ def assert_refused(result: simcord.InteractionResult, expected: str = NOT_YOURS)
 
 def _rows(message: Any) -> list[list[dict[str, Any]]]:
     return [[c.to_dict() for c in row.children] for row in message.components]
-
-
-def first_option(message: Any, custom_id: str) -> str:
-    """The first option value of the Select with that custom id."""
-    for row in _rows(message):
-        for component in row:
-            if component.get("custom_id") == custom_id:
-                return str(component["options"][0]["value"])
-    raise AssertionError(f"no Select {custom_id}")
