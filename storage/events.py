@@ -75,10 +75,12 @@ async def of_kinds(db: Reader, campaign_id: int, kinds: tuple[str, ...]) -> list
     """Every event of the given kinds, oldest first (P-13: the results a campaign's battles
     sent it, so /gm undo can tell which it went back past)."""
     marks = ",".join("?" * len(kinds))
-    rows = await db.fetchall(
-        f"SELECT * FROM events WHERE campaign_id = ? AND kind IN ({marks}) ORDER BY id",
+    # sorted here, not by ORDER BY id: that would make the planner walk the campaign's
+    # whole log in id order rather than seek the few marks through events_by_kind
+    rows = sorted(await db.fetchall(
+        f"SELECT * FROM events WHERE campaign_id = ? AND kind IN ({marks})",
         (campaign_id, *kinds),
-    )
+    ), key=lambda r: r["id"])
     return [
         EventRow(
             step_no=r["step_no"], resolution_no=r["resolution_no"], audience=r["audience"],
