@@ -470,9 +470,11 @@ class StepEngine(PanelDelivery):
 
     def _turn_notices(self, ctx: Ctx, fx: Effects, live: Tracker, newly: list[int]) -> None:
         """A mention in an EDIT notifies nobody on Discord. A seat whose turn starts in a
-        tracker already posted is notified by its new DM panel; one that gets no DMs gets a
-        short channel post with the mention instead (the tracker's first post mentions the
-        seats owed when it opens)."""
+        tracker already posted learns it from its DM panel: a new DM (which notifies) when
+        the player was idle, an edit of the panel they have just used when they were active
+        (P-1, ``panel_idle_minutes``). One that gets no DMs gets a short channel post with
+        the mention instead (the tracker's first post mentions the seats owed when it
+        opens)."""
         for seat in newly:
             p = ctx.player(seat)
             if seat == GM_SEAT or p is None or not p.active or p.dm_ok:
