@@ -376,9 +376,15 @@ class DemoRunner:
         raise DemoFailed(f"the battle {refs[0]} did not end within {max_steps} steps")
 
     async def gm_moves_on(self) -> bool:
-        """Nobody can act and no deadline is left: the scripted GM does what the deadline's
-        DM names, /gm advance (HRFT: a side with no ships stays out, H-D38). False when the
-        rules offer no way on either (the service refuses the advance)."""
+        """Nobody can act and no deadline is left: where the rules name a way on for an
+        input with no default (``Request.advance``; HRFT: a side with no ships stays out,
+        H-D38), the scripted GM does what the deadline's DM says, /gm advance. Otherwise (a
+        GM who chose to wait, on_deadline=wait) it does nothing: False."""
+        owed = [panel.request for actor in self.players
+                for panel in await self.service.panels_for(self.campaign_id, actor.user_id)
+                if panel.submitted is None]
+        if not any(r.default is None and r.advance is not None for r in owed):
+            return False
         try:
             await self.service.gm_advance(self.gm, self.channel_id)
         except UserError:
