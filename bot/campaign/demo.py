@@ -67,6 +67,7 @@ class DemoResult:
     players: list[str]
     actions: int = 0
     clock_jumps: int = 0
+    gm_advances: int = 0  # the scripted GM's /gm advance where nothing else could go on
     channel_posts: int = 0
     channel_edits: int = 0
     dms: dict[str, int] = field(default_factory=dict)
@@ -88,7 +89,9 @@ class DemoResult:
             + ("the campaign ended." if self.finished else "the campaign did NOT end."),
             f"Players: {', '.join(self.players)}.",
             f"{self.actions} actions by scripted players; the clock jumped {self.clock_jumps} "
-            f"times to a deadline or reminder; {days:.1f} days of game time.",
+            f"times to a deadline or reminder; {days:.1f} days of game time."
+            + (f" The GM moved the game on {plural(self.gm_advances, 'time')} (/gm advance)."
+               if self.gm_advances else ""),
             f"Messages: {self.channel_posts} channel posts (and {self.channel_edits} edits of "
             f"them), {sum(self.dms.values())} DMs (and {self.dm_edits} edits of them) "
             f"({', '.join(f'{k} {v}' for k, v in self.dms.items()) or 'none'}), "
@@ -286,6 +289,7 @@ class DemoRunner:
         self._message_id = 0
         self.absent: set[int] = set()
         self.fought: set[str] = set()  # battles opened in their own campaign (E-D36)
+        self.channel_id = CHANNEL_ID  # where the scripted GM's commands are given
 
     async def setup(self, seats: int, options: dict[str, str]) -> None:
         info = await self.service.create(
@@ -357,6 +361,7 @@ class DemoRunner:
         child = DemoRunner(self.service, self.db, registry.get(info.ruleset), self.clock,
                            self.seed)
         child.campaign_id = info.id
+        child.channel_id = CHANNEL_ID + len(self.fought)
         users = {p.user_id for p in info.seats}
         child.players = [a for a in self.players if a.user_id in users]
         for _ in range(max_steps):
@@ -366,9 +371,25 @@ class DemoRunner:
             found = await child.open_panel()
             if found is not None:
                 await child.play(*found)
-            elif not await child.jump_clock():
+            elif not await child.jump_clock() and not await child.gm_moves_on():
                 raise DemoFailed(f"the battle {refs[0]} is stuck")
         raise DemoFailed(f"the battle {refs[0]} did not end within {max_steps} steps")
+
+    async def gm_moves_on(self) -> bool:
+        """Nobody can act and no deadline is left: where the rules name a way on for an
+        input with no default (``Request.advance``; HRFT: a side with no ships stays out,
+        H-D38), the scripted GM does what the deadline's DM says, /gm advance. Otherwise (a
+        GM who chose to wait, on_deadline=wait) it does nothing: False."""
+        owed = [panel.request for actor in self.players
+                for panel in await self.service.panels_for(self.campaign_id, actor.user_id)
+                if panel.submitted is None]
+        if not any(r.default is None and r.advance is not None for r in owed):
+            return False
+        try:
+            await self.service.gm_advance(self.gm, self.channel_id)
+        except UserError:
+            return False
+        return True
 
     async def jump_clock(self) -> bool:
         """Moves the clock to the next deadline or reminder and fires it; False if none."""
@@ -470,6 +491,8 @@ async def _play_to_the_end(
             result.actions += 1
         elif await runner.jump_clock():
             result.clock_jumps += 1
+        elif await runner.gm_moves_on():
+            result.gm_advances += 1
         else:
             raise DemoFailed(
                 "the game is stuck: nobody has a panel to answer and no deadline is set "

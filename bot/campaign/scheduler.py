@@ -17,6 +17,7 @@ from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
 from bot.campaign.settings import timing
 from bot.campaign.steps import StepEngine, Taken
+from bot.campaign.summaries import describe_action
 from bot.rules.base import step_name
 from bot.rules.words import plural
 from storage import campaigns, missed, timers
@@ -199,8 +200,14 @@ class Scheduler(StepEngine):
                     "/gm replace gives the seat to another member; /gm kick frees it.")
         if stuck:
             verb = "has" if len(stuck) == 1 else "have"
+            # what /gm advance would take where the rules offer a way on (Request.advance)
+            ways = [f"for {ctx.name(r.seat)} it takes “{describe_action(r, r.advance)}”"
+                    for r in ctx.owing() if r.default is None and r.advance is not None
+                    and r.kind != "sealed"]
+            way = (f"/gm advance moves the game on now: {'; '.join(ways)}. Or extend"
+                   if ways else "Extend")
             lines.append(f"{messages.names(stuck)} {verb} no default to take, so the step waits. "
-                         "Extend the deadline (/gm extend) or give the seat to someone else "
+                         f"{way} the deadline (/gm extend) or give the seat to someone else "
                          "(/gm replace).")
         fx.dm(ctx, ctx.row.gm_user_id, "\n".join(lines + warnings))
 

@@ -503,9 +503,16 @@ class StepEngine(PanelDelivery):
         def probe_dice() -> Any:
             return self._dice(ctx, "draft-trial")
 
+        def way_on(r: Request) -> Request:
+            """With /gm advance (``strict``), an input with no default takes the rule set's
+            ``advance`` action (HRFT: a side with no ships stays out of the battle)."""
+            if strict and r.default is None and r.advance is not None and r.kind != "sealed":
+                return r.model_copy(update={"default": r.advance})
+            return r
+
         step = ctx.row.step_no
         owing = ctx.owing()
-        stuck = [ctx.name(r.seat) for r in owing if r.default is None]
+        stuck = [ctx.name(r.seat) for r in owing if way_on(r).default is None]
         if stuck and strict:
             raise InvalidState(
                 f"No default exists for {messages.names(stuck)}; wait for them, extend the "
@@ -523,7 +530,10 @@ class StepEngine(PanelDelivery):
         for req in owing:
             if ctx.row.step_no != step or ctx.row.status == "ended":
                 break
-            if req.default is not None and req in ctx.pending:
+            if req not in ctx.pending:
+                continue
+            req = way_on(req)
+            if req.default is not None:
                 own = req.seat in drafted
                 if taken is not None:
                     taken.append(Taken(req.seat, describe_action(req, req.default), own))

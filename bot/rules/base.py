@@ -159,6 +159,11 @@ class Request(BaseModel):
     default: dict[str, Any] | None = Field(
         default=None, description="the action taken at the deadline; None = wait for the GM"
     )
+    advance: dict[str, Any] | None = Field(
+        default=None,
+        description="turn/open requests without a default: the action (one of ``actions``) "
+        "that /gm advance takes so the game goes on; the deadline still waits for the GM",
+    )
 
 
 class Outcome(BaseModel):

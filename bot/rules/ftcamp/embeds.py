@@ -76,9 +76,10 @@ def allocation(state: State, run: HexRun) -> Embed:
     return embed
 
 
-def battle_list(state: State, result: HexResult) -> Embed:
+def battle_list(state: State, result: HexResult, marks: list[str] | None = None) -> Embed:
     """A field per battle (each group with its role, arrival order and flags), then who
-    escaped, stood locked or stayed out (E-13)."""
+    escaped, stood locked or stayed out (E-13); ``marks``: whose chase, reserve and patrol
+    answers were taken by default at a deadline."""
     embed = Embed(title=f"Battle list, hex {geo.system_label(state.map, result.hex)}, "
                         f"round {result.round}",
                   description="" if result.battles else "No battle.")
@@ -99,4 +100,6 @@ def battle_list(state: State, result: HexResult) -> Embed:
         embed.field("Statics not in battle", ", ".join(result.statics))
     if result.exposed:
         embed.field("Unarmed statics with enemies in their sector", ", ".join(result.exposed))
+    if marks:
+        embed.field("Missed deadlines", "\n".join(marks))
     return embed

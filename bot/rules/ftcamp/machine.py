@@ -63,9 +63,32 @@ class FTCampOptions(BaseModel):
                         description="end the campaign after this many rounds; 0 = no limit")
 
 
-def _defaulted_groups(state: State) -> set[str]:
-    """The groups whose sealed answers of this step were taken by default."""
-    return {key.split(":", 1)[1] for key in state.by_default if ":" in key}
+def _defaulted_groups(state: State, kind: str = "") -> set[str]:
+    """The groups whose sealed answers of this step were taken by default (``kind``: only
+    answers of that field kind, e.g. "order")."""
+    return {key.split(":", 1)[1] for key in state.by_default
+            if ":" in key and key.startswith(kind)}
+
+
+# A seat's whole answer taken by default is kept as "<step>@<seat>" until the public post
+# that shows that step's effect: special acts in the hex's engage reveal, chase and reserve
+# answers in its battle list. Seat names only: these steps ask every seat in the hex alike
+# (E-D33), so the mark tells nothing of which groups had a choice.
+CARRIED = {"engage": ("special",), "reserves": ("chase",), "patrol": ("chase", "reserves")}
+STEP_WORDS = {"special": "Special acts", "chase": "Chase decisions", "reserves": "Reserves",
+              "patrol": "Patrol reserves"}
+
+
+def _defaulted_lines(state: State, steps_shown: tuple[str, ...]) -> list[str]:
+    """"Chase decisions by default: missed the deadline: Bob" per step with such seats."""
+    seats: dict[str, list[int]] = {}
+    for key in state.by_default:
+        step, at, seat = key.partition("@")
+        if at and step in steps_shown:
+            seats.setdefault(step, []).append(int(seat))
+    return [f"{STEP_WORDS[step]} {BY_DEFAULT}: "
+            + ", ".join(state.player_name(s) for s in sorted(seats[step]))
+            for step in steps_shown if step in seats]
 
 
 def _public(text: str, kind: str, **kw: Any) -> Event:
@@ -155,6 +178,8 @@ class FTCampRuleset(RulesetBase):
                 state.secret.setdefault(seat, {}).update(read)
                 if seat in defaulted or seat not in actions:
                     state.by_default = sorted(set(state.by_default) | set(read))
+                if seat in defaulted:  # the service's word only (see CARRIED)
+                    state.by_default = sorted({*state.by_default, f"{state.step}@{seat}"})
                 more = more or steps.page_count(state, seat) > state.page
         if more:
             state.page += 1
@@ -164,7 +189,9 @@ class FTCampRuleset(RulesetBase):
                   "engage": self._finish_engage, "chase": self._finish_chase,
                   "reserves": self._finish_reserves, "patrol": self._finish_patrol}
         events = finish[state.step](state, answers, dice)
-        state.by_default = []
+        keep = CARRIED.get(state.step, ())  # marks still to show (see CARRIED)
+        state.by_default = [k for k in state.by_default if k.partition("@")[0] in keep
+                            and "@" in k]
         return Outcome(state=state, events=events, finished=state.over)
 
     def act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
@@ -419,12 +446,13 @@ class FTCampRuleset(RulesetBase):
                                                                            g.craft]]))
         engage.follow_choices(state, run)
         lines = self._betrayals(state, run, answers)
-        notes = list(lines)
+        notes = list(lines) + _defaulted_lines(state, ("special",))
         public, parts = engage.roll_all(state, run, dice)
         lines += public
-        missed = sorted(_defaulted_groups(state) & set(run.choices))
+        missed = sorted(_defaulted_groups(state, "order:") & set(run.choices))
         if missed:
             lines.append(f"Engage orders {BY_DEFAULT}: {', '.join(missed)}")
+        lines += _defaulted_lines(state, ("special",))
         state.revealed = sorted(set(state.revealed) | set(run.choices))
         text = f"**Engage orders revealed, hex {run.hex}**\n" + "\n".join(lines)
         # E-D33: the public post carries orders, part counts and rolls; which craft are in
@@ -531,8 +559,10 @@ class FTCampRuleset(RulesetBase):
         result = conflicts.finalize(state, run, dice)
         state.results.append(result)
         war.add_round_battles(state, state.round, [b.id for b in result.battles])
-        events = [_public(conflicts.battle_text(state, result), "battle_list",
-                          data=result.model_dump(), embed=shown.battle_list(state, result))]
+        marks = _defaulted_lines(state, ("chase", "reserves", "patrol"))
+        events = [_public("\n".join([conflicts.battle_text(state, result), *marks]),
+                          "battle_list", data=result.model_dump(),
+                          embed=shown.battle_list(state, result, marks))]
         if result.battles:  # the GM alone is shown how to fight each one in Discord
             events.append(Event(audience=Audience.gm(), kind="battle_commands",
                                 text=conflicts.battle_commands(result),

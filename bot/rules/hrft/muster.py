@@ -17,7 +17,16 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from bot.errors import PermissionDenied, RulesError
-from bot.rules.base import ActionSpec, Audience, Embed, Event, InputField, Option, Request
+from bot.rules.base import (
+    BY_DEFAULT,
+    ActionSpec,
+    Audience,
+    Embed,
+    Event,
+    InputField,
+    Option,
+    Request,
+)
 from bot.rules.hrft.convert import convert_design
 from bot.rules.hrft.imports import MAX_CATALOG, catalog_from_file, ships_from_file
 from bot.rules.hrft.model import Ship
@@ -318,9 +327,11 @@ def _numbered(state: BattleState, base: str) -> str:
     return f"{base} {n}"
 
 
-def resolve(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Event]:
+def resolve(state: BattleState, actions: dict[int, dict[str, Any]],
+            defaulted: frozenset[int] = frozenset()) -> list[Event]:
     """H-D36: every force's picks (a missing one: its default) become its ships, in seat
-    order; one public event lists each side's ships and the MASS used of its budget.
+    order; one public event lists each side's ships and the MASS used of its budget, marking
+    the sides whose picks were taken by default at the deadline (``defaulted``, or missing).
     Mutates ``state`` (the caller's copy)."""
     to_ask = asked(state)
     chosen: dict[int, dict[str, int]] = {}
@@ -348,10 +359,13 @@ def resolve(state: BattleState, actions: dict[int, dict[str, Any]]) -> list[Even
                 added.append(f"{ship.name} ({ship.uid})")
                 used += design.mass
         who = _who_and_seat(state, force)
+        missed = force in to_ask and (force.seat in defaulted or force.seat not in actions)
         if added:
             spent = f"{used} of {force.budget} MASS"
-            lines.append(f"{who}: {', '.join(added)}; {spent}.")
-            embed.field(who, "\n".join(added) + f"\n{spent}", inline=True)
+            lines.append(f"{who}: {', '.join(added)}; {spent}"
+                         + (f" ({BY_DEFAULT})." if missed else "."))
+            embed.field(who, "\n".join(added) + f"\n{spent}"
+                        + (f"\n_{BY_DEFAULT}_" if missed else ""), inline=True)
         else:
             why = f"nothing fits {_cap_text(force)}"
             lines.append(f"{who}: no ships ({why}).")

@@ -28,16 +28,28 @@ CONCEDE = ActionSpec(type="concede", label="Concede", destructive=True,
                              "ships; this cannot be undone.")
 
 
+# H-D38: a side with no ships may stay out; /gm advance takes this for a side that has none.
+STAY_OUT = ActionSpec(type="stay_out", label="Stay out of this battle (no ships)",
+                      destructive=True,
+                      confirm="Your side stays out of this battle: it fields no ships and "
+                              "counts as having conceded. This cannot be undone.")
+
+
 def setup_request(state: BattleState, seat: int) -> Request:
+    """H-D38: at the deadline a side with ships is ready; a side with none has no default
+    (the step waits for the GM) but /gm advance keeps it out of the battle."""
     options = [Option(value=k, label=k.capitalize(), description=f"side {side} sample")
                for side, keys in SIDES.items() for k in keys]
-    mine = ", ".join(s.name for s in state.ships_of(seat)) or "none yet"
+    ships = state.ships_of(seat)
+    mine = ", ".join(s.name for s in ships) or "none yet"
     return Request(seat=seat, kind="open", step="setup",
                    prompt=f"Add your ships (yours: {mine}): upload a Fleet Manager design or "
                           "pick a sample, then Ready.",
                    actions=[ActionSpec(type="add_sample", label="Add a sample ship", fields=[
                        InputField(name="sample", label="Sample design", options=options)]),
-                       ADD_FILE, READY])
+                       ADD_FILE, READY, *([] if ships else [STAY_OUT])],
+                   default={"type": "ready"} if ships else None,
+                   advance=None if ships else {"type": "stay_out"})
 
 
 # Uploaded by `/battle add file:`; fields without options take any text (checked on import).

@@ -139,7 +139,7 @@ class HrftRuleset(RulesetBase):
         the reveal marks them."""
         state = self._state(state).model_copy(deep=True)
         if state.step == "muster":
-            events = muster.resolve(state, actions)
+            events = muster.resolve(state, actions, defaulted)
             self._after_muster(state, events)
             return self._outcome(state, events)
         if state.step != "orders":
@@ -300,19 +300,31 @@ class HrftRuleset(RulesetBase):
                 text += f" Left out (they cannot fight): {', '.join(read.left_out)}."
             return Outcome(state=state, events=[Event(
                 audience=Audience.public(), kind="ship-added", text=text)])
-        if kind != "ready":
+        events: list[Event] = []
+        if kind == "stay_out":  # H-D38: a side with no ships stays out, as if it conceded
+            if state.ships_of(seat):
+                raise RulesError("Your side has ships: say Ready, or concede once the battle "
+                                 "has begun.")
+            state.conceded.append(seat)
+            events.append(Event(audience=Audience.public(), kind="concede",
+                                text=f"{state.seat_name(seat)} stays out of this battle: "
+                                     "their side has no ships."))
+        elif kind != "ready":
             raise RulesError("During setup: add ships (upload or add_sample), then ready.")
-        if not state.ships_of(seat):
-            raise RulesError("Add at least one ship before you are ready.")
+        elif not state.ships_of(seat):
+            raise RulesError("Add at least one ship before you are ready (or stay out of "
+                             "this battle).")
         if seat not in state.ready:
             state.ready.append(seat)
-        events: list[Event] = []
         if all(s.number in state.ready for s in state.seats):
             state.turn = 1
             state.catalog = {}  # H-D34: only setup adds fleets; keep the turns' state small
             state.uploaded = {}  # H-D36: designs uploaded for the muster
-            self._enter(state, "orders", None, events)
-        return Outcome(state=state, events=events)
+            if len(state.living_seats()) > 1:
+                self._enter(state, "orders", None, events)
+            else:
+                state.step = "orders"  # _outcome ends it: at most one side has ships (H-D24)
+        return self._outcome(state, events)
 
     def _after_muster(self, state: BattleState, events: list[Event]) -> None:
         """H-D36: force seats are ready with their ships; when every seat is a force seat the

@@ -112,6 +112,10 @@ class OrbitsRuleset(RulesetBase):
         return Outcome(state=st, events=events, finished=st.phase == "finished")
 
     def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+        return self._resolve(state, actions, False)
+
+    def _resolve(self, state: Any, actions: dict[int, dict[str, Any]],
+                 gm_defaulted: bool) -> Outcome:
         st = _state(state)
         if not st.phase.startswith("battle_"):
             raise InvalidState("Nothing sealed is open now: act in turn instead.")
@@ -121,7 +125,7 @@ class OrbitsRuleset(RulesetBase):
             stray = set(actions) - {GM_SEAT}
             if stray:
                 raise InvalidState(f"Seat {min(stray)} has nothing to submit in this step.")
-            war.resolve_gm(st, actions, events)
+            war.resolve_gm(st, actions, events, by_default=gm_defaulted)
         else:
             resolve_battle(st, actions, events)
         return Outcome(state=st, events=events, finished=st.phase == "finished")
@@ -129,9 +133,10 @@ class OrbitsRuleset(RulesetBase):
     def resolve_with_defaults(self, state: Any, actions: dict[int, dict[str, Any]],
                               dice: Dice, defaulted: frozenset[int]) -> Outcome:
         """``resolve``, with the discards and raids the service took by default at the
-        deadline (``defaulted`` seats) marked as such in their public lines."""
+        deadline (``defaulted`` seats) marked as such in their public lines, and a linked
+        battle's proposed result the GM let stand at the deadline said so."""
         phase = (state if isinstance(state, OrbitsState) else _state(state)).phase
-        out = self.resolve(state, actions, dice)
+        out = self._resolve(state, actions, GM_SEAT in defaulted)  # O-D19's proposal
         kinds = _MARKED.get(phase, set())
         return out.model_copy(update={"events": [
             _marked(e) if e.kind in kinds and e.data.get("seat") in defaulted else e

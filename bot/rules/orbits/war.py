@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from bot.errors import InvalidInput, InvalidState, RulesError
-from bot.rules.base import GM_SEAT, ActionSpec, Event, Request
+from bot.rules.base import BY_DEFAULT, GM_SEAT, ActionSpec, Event, Request
 from bot.rules.orbits import battles as B
 from bot.rules.orbits import cards as C
 from bot.rules.orbits.battle import battle_force
@@ -252,9 +252,11 @@ def check_gm(state: OrbitsState, seat: int, action: dict[str, Any]) -> None:
 
 
 def resolve_gm(state: OrbitsState, actions: dict[int, dict[str, Any]],
-               events: list[Event]) -> None:
+               events: list[Event], by_default: bool = False) -> None:
     """The GM's answer for a linked battle: the proposal confirmed, a result entered (or the
-    proposal edited), or the battle cancelled; then the discards as for any result."""
+    proposal edited), or the battle cancelled; then the discards as for any result.
+    ``by_default``: the GM missed the deadline and the service took the default (the
+    proposal), which the result line says instead of "entered by the GM"."""
     action = actions.get(GM_SEAT)
     if action is None:
         raise InvalidState("The GM must confirm or enter the result, or cancel the battle.")
@@ -266,4 +268,6 @@ def resolve_gm(state: OrbitsState, actions: dict[int, dict[str, Any]],
         assert b.proposal is not None
         B.accept(state, b, b.proposal, events, how="fought in its thread, confirmed by the GM")
     else:
-        B.accept(state, b, B.read_report(state, b, action), events, how="entered by the GM")
+        how = (f"fought in its thread, the proposed result {BY_DEFAULT}" if by_default
+               else "entered by the GM")
+        B.accept(state, b, B.read_report(state, b, action), events, how=how)
