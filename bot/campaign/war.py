@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from bot.campaign import war_link, war_undo
@@ -28,6 +29,7 @@ from storage import events as event_log
 from storage import outbox as outbox_repo
 from storage.campaigns import CampaignRow
 from storage.db import Tx
+from storage.events import EventRow
 
 log = logging.getLogger(__name__)
 BATTLE_RULES = "hrft"
@@ -111,13 +113,8 @@ class War(Links, StepEngine):
             how = ("is paused: resume it (/gm resume) first" if pctx.row.status == "paused"
                    else "is over: fight that battle at the table instead")
             raise InvalidState(f"**{pctx.row.name}** {how}.")
-        pfx = Effects(now=fx.now)
-        await self._apply(tx, pctx, pfx, linked, closes_step=False,
-                          answered=None)
-        pfx.events.append(war_link.link_mark(pctx, child, fx.now))  # P-14: undo finds it
-        await event_log.append(tx, pctx.row.id, pfx.events)
-        fx.messages.extend(pfx.messages)
-        await campaigns.save(tx, pctx.row, fx.now, state_changed=True)
+        await self._apply_to_parent(tx, fx, pctx, linked,  # P-14: undo finds the link
+                                    lambda: war_link.link_mark(pctx, child, fx.now))
 
     async def begin_battle(self, actor: Actor, channel_id: int) -> CampaignInfo:
         """GM: starts a battle created in setup (players joined themselves) and brings in its
@@ -198,10 +195,17 @@ class War(Links, StepEngine):
                                              "no longer waits for a result here: nothing is "
                                              "proposed."))
             return
+        await self._apply_to_parent(tx, fx, pctx, outcome,  # P-13: undo finds the arrival
+                                    lambda: war_undo.mark(pctx, ctx.row, fx.now))
+
+    async def _apply_to_parent(self, tx: Tx, fx: Effects, pctx: Ctx, outcome: Outcome,
+                               mark: Callable[[], EventRow]) -> None:
+        """A change to the parent from one of its battles (a link, a result): not a
+        resolution of the parent (no undo snapshot), so ``mark()``, made once the change is
+        applied, logs it for /gm undo (P-13, P-14); saved in the caller's transaction."""
         pfx = Effects(now=fx.now)
-        # not a resolution of the parent (no undo snapshot): a result arriving from outside
         await self._apply(tx, pctx, pfx, outcome, closes_step=False, answered=None)
-        pfx.events.append(war_undo.mark(pctx, ctx.row, fx.now))  # P-13: undo finds it
+        pfx.events.append(mark())
         await event_log.append(tx, pctx.row.id, pfx.events)
         fx.messages.extend(pfx.messages)
         await campaigns.save(tx, pctx.row, fx.now, state_changed=True)

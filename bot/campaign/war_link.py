@@ -52,22 +52,13 @@ def link_mark(parent: Ctx, child: CampaignRow, now: float, kind: str = LINKED,
             LINK_OWED: f"The {named} is still fought in its thread; it is linked again when "
                        "that battle comes up.",
             LINK_DROPPED: f"The {named} no longer fights a battle of this campaign."}[kind]
-    data: dict[str, object] = {"campaign": child.id, "ref": child.parent_ref}
     round_no = round_no if round_no is not None else war_undo.round_of(parent)
-    if round_no is not None:
-        data["round"] = round_no  # the round the link belongs to
-    return EventRow(step_no=parent.row.step_no, resolution_no=parent.row.resolution_no,
-                    audience="gm", seat=None, kind=kind, text=text, data=data, created_at=now)
+    return war_undo.mark_row(parent, child, now, kind, text, round_no)
 
 
 async def link_marks(db: Reader, campaign_id: int) -> dict[int, EventRow]:
     """Battle campaign id -> its newest link mark in the parent's log."""
-    latest: dict[int, EventRow] = {}
-    for m in await event_log.of_kinds(db, campaign_id, LINK_MARKS):
-        cid = m.data.get("campaign")
-        if isinstance(cid, int):
-            latest[cid] = m
-    return latest
+    return await war_undo.newest_marks(db, campaign_id, LINK_MARKS)
 
 
 async def dropped(db: Reader, parent_id: int, child: CampaignRow) -> bool:

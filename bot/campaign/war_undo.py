@@ -72,11 +72,31 @@ def mark(parent: Ctx, child: CampaignRow, now: float, kind: str = ARRIVED,
             OWED: f"The result of {named(child)} is kept until that battle waits for it.",
             DROPPED: f"The result of {named(child)} was dropped: its round ended without "
                      "that battle."}[kind]
-    data = {"campaign": child.id, "ref": child.parent_ref}
+    return mark_row(parent, child, now, kind, text, round_no)
+
+
+def mark_row(parent: Ctx, child: CampaignRow, now: float, kind: str, text: str,
+             round_no: int | None) -> EventRow:
+    """A GM line of the parent's log about one of its battles (``data["campaign"]`` names
+    it, ``data["round"]`` the round it belongs to), as /gm undo reads them back."""
+    data: dict[str, object] = {"campaign": child.id, "ref": child.parent_ref}
     if round_no is not None:
         data["round"] = round_no
     return EventRow(step_no=parent.row.step_no, resolution_no=parent.row.resolution_no,
                     audience="gm", seat=None, kind=kind, text=text, data=data, created_at=now)
+
+
+async def newest_marks(db: Reader, campaign_id: int,
+                       kinds: tuple[str, ...]) -> dict[int, EventRow]:
+    """Battle campaign id -> its newest mark of ``kinds`` in the parent's log, in the order
+    those newest marks were written."""
+    latest: dict[int, EventRow] = {}
+    for m in await event_log.of_kinds(db, campaign_id, kinds):
+        cid = m.data.get("campaign")
+        if isinstance(cid, int):
+            latest.pop(cid, None)
+            latest[cid] = m
+    return latest
 
 
 def round_of(ctx: Ctx) -> int | None:
@@ -112,14 +132,8 @@ class WarUndo(StepEngine):
             "by hand; /gm undo there takes back a confirmation.")
 
     async def _marks(self, db: Reader, campaign_id: int) -> dict[int, EventRow]:
-        """Battle campaign id -> its newest mark in the parent's log, oldest first."""
-        latest: dict[int, EventRow] = {}
-        for m in await event_log.of_kinds(db, campaign_id, MARKS):
-            cid = m.data.get("campaign")
-            if isinstance(cid, int):
-                latest.pop(cid, None)
-                latest[cid] = m
-        return latest
+        """Battle campaign id -> its newest result mark in the parent's log, oldest first."""
+        return await newest_marks(db, campaign_id, MARKS)
 
     async def _ended_battle(self, tx: Tx, parent: Ctx, cid: int) -> Ctx | None:
         row = await campaigns.get(tx, cid)
