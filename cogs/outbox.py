@@ -1,8 +1,24 @@
 """Two background loops: the outbox dispatcher and the deadline scheduler.
 
 The service writes every outgoing message into the outbox in the same transaction as the
-game state; the dispatcher sends the rows and marks them, so a crash between commit and
-send loses nothing and sends nothing twice. The scheduler sleeps until the next deadline or
+game state; the dispatcher sends the rows and marks them. What it guarantees (P-33):
+
+- Nothing is lost: a crash between commit and send sends the row after the restart.
+- A sent-mark marks the row that was sent and no other: outbox ids are never reused, so a
+  row superseded while it was being sent (a newer tracker edit) marks nothing, and the newer
+  row still goes out.
+- A crash between Discord's reply and the sent-mark sends the row again with the SAME nonce
+  (``enforce_nonce``); Discord then answers with the message it already made, so nothing is
+  posted twice when the bot is back within Discord's nonce window (a few minutes). After a
+  longer outage that one interrupted post can appear twice; a panel DM's extra copy then
+  answers a click with "moved" (``cogs.panel_guard``). Edits are whole texts: repeating one
+  changes nothing.
+- An overlong message's progress through its pieces is stored, so a retry (also after a
+  restart) posts only the pieces not yet on Discord.
+- Each post pings only the users its row names (P-34); text from users, roles and
+  @everyone never ping.
+
+The scheduler sleeps until the next deadline or
 reminder (``asyncio`` time, which simcord's virtual clock drives) and runs what is due.
 Both wake early when the service says something changed. How long a failed message waits
 and when it is given up is the service's one retry policy (config ``[outbox]``); this loop
@@ -12,7 +28,6 @@ off the event loop, once per message (``outbox_files``). The waits are discord.p
 ``asyncio.Event`` wait is not), and a "dirty" flag covers a wake that arrives while a loop
 is busy rather than waiting.
 """
-
 from __future__ import annotations
 
 import asyncio
@@ -55,9 +70,6 @@ class Loops(commands.Cog):
         self._dirty = {OUTBOX_EVENT: False, SCHEDULE_EVENT: False}
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
-        # outbox id -> pieces of an overlong message already posted: a retry goes on from
-        # there instead of posting them again
-        self._pieces_sent: dict[int, int] = {}
 
     def wake(self) -> None:
         for event in self._dirty:
@@ -143,19 +155,16 @@ class Loops(commands.Cog):
                 at = await service.outbox_retry_later(row.id, f"HTTP {error.status}")
                 log.warning("outbox %s: HTTP %s, %s", row.id, error.status,
                             "will retry" if at is not None else "gave up")
-                if at is None:
-                    self._pieces_sent.pop(row.id, None)
                 return at is None
             if row.kind == "dm" and error.code == DM_CLOSED_CODE and row.user_id is not None:
                 log.info("outbox %s: user %s does not accept DMs", row.id, row.user_id)
                 await service.dm_closed(row.user_id)
             else:
                 log.warning("outbox %s: HTTP %s code %s", row.id, error.status, error.code)
-            self._pieces_sent.pop(row.id, None)
             await service.outbox_failed(row.id, f"HTTP {error.status} code {error.code}")
             return True
-        self._pieces_sent.pop(row.id, None)
-        await service.outbox_sent(row.id, message.id)
+        if not await service.outbox_sent(row.id, message.id, row.edit_of):
+            log.info("outbox %s: superseded while it was being sent", row.id)
         return True
 
     async def _send(self, row: OutboxMessage) -> discord.Message:
@@ -172,9 +181,13 @@ class Loops(commands.Cog):
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in drawn]
         last: discord.Message | None = None
         for i, piece in enumerate(pieces):
-            if i < self._pieces_sent.get(row.id, 0):
-                continue  # posted by an earlier try of this message
-            extra: dict[str, Any] = {}
+            if i < row.pieces_sent and i < len(pieces) - 1:
+                continue  # posted by an earlier try of this message (stored, P-33)
+            extra: dict[str, Any] = {"allowed_mentions": allowed_mentions(row)}
+            if row.nonce:
+                # the same nonce on every try: Discord answers a repeat with the first post
+                # (discord.py 2.7 sends enforce_nonce with every nonce, discord/http.py)
+                extra["nonce"] = f"{row.nonce}.{i}"
             if i == len(pieces) - 1:
                 # Files, embeds and the panel go with the last piece, under the text they
                 # belong to (an embed's picture must be a file of the same message).
@@ -185,7 +198,8 @@ class Loops(commands.Cog):
                 if view is not None:
                     extra["view"] = view
             last = await destination.send(piece or None, **extra)
-            self._pieces_sent[row.id] = i + 1
+            if i < len(pieces) - 1:
+                await self.bot.service.outbox_piece_sent(row.id, i + 1)
         assert last is not None
         return last
 
@@ -201,7 +215,7 @@ class Loops(commands.Cog):
         get = getattr(destination, "get_partial_message", None)
         if get is None:
             return None
-        extra: dict[str, Any] = {}
+        extra: dict[str, Any] = {"allowed_mentions": allowed_mentions(row)}
         if row.kind == "dm":
             # a DM's new version brings its own buttons (None: a panel message that became
             # news or a short line loses them) and pictures
@@ -252,6 +266,15 @@ class Loops(commands.Cog):
             return
         with contextlib.suppress(TimeoutError):
             await self.bot.wait_for(event, timeout=timeout)
+
+
+def allowed_mentions(row: OutboxMessage) -> discord.AllowedMentions:
+    """Only the users the row names may be pinged (P-34): a ``<@id>`` or ``@everyone`` in
+    text that came from a user (a name, a note, a battle's end reason) pings nobody."""
+    users: list[discord.abc.Snowflake] | bool = (
+        [discord.Object(id=u) for u in row.mentions] if row.mentions else False)
+    return discord.AllowedMentions(everyone=False, users=users, roles=False,
+                                   replied_user=False)
 
 
 def to_discord(stored: dict[str, Any]) -> discord.Embed:

@@ -6,6 +6,7 @@ when it sends the message, and they are deleted once the message is sent or has 
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,9 @@ class NewMessage:
     edit_of: int | None = None
     # {title, description, fields, footer, image}: `image` names one of `pictures` (005)
     embeds: list[dict[str, Any]] = field(default_factory=list)
+    # the users this message may ping (P-34): text from users never pings, roles and
+    # @everyone never do
+    mentions: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -61,6 +65,9 @@ class OutboxRow:
     # an edit's target: the Discord id its original row recorded (None: not posted / failed)
     target_message_id: int | None = None
     embeds: list[dict[str, Any]] = field(default_factory=list)
+    nonce: str | None = None  # sent with each post (008): a retry makes no second copy
+    pieces_sent: int = 0  # pieces of an overlong message already on Discord (008)
+    mentions: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -73,10 +80,13 @@ class TrackerRow:
     data: dict[str, Any]
 
 
+# The id is the highest ever given plus one (migration 008): never one of a deleted row, so a
+# send of a row that was superseded meanwhile can never mark its successor (P-33).
 _INSERT = (
-    "INSERT INTO outbox (campaign_id, kind, channel_id, user_id, content, panel_campaign_id,"
+    "INSERT INTO outbox (id, campaign_id, kind, channel_id, user_id, content, panel_campaign_id,"
     " panel_step_no, panel_seat, notice, next_attempt_at, created_at, edit_of, attempts,"
-    " embeds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " embeds, nonce, mentions) VALUES ((SELECT last + 1 FROM outbox_ids),"
+    " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_PICTURE = (
     "INSERT INTO outbox_files (outbox_id, position, name, ruleset, renderer, view, data)"
@@ -96,7 +106,13 @@ def _params(m: NewMessage, now: float, attempts: int = 0,
     panel = m.panel or (None, None, None)
     return (m.campaign_id, m.kind, m.channel_id, m.user_id, m.content, *panel, int(m.notice),
             now if at is None else at, now, m.edit_of, attempts,
-            json.dumps(m.embeds) if m.embeds else None)
+            json.dumps(m.embeds) if m.embeds else None, new_nonce(),
+            json.dumps(sorted(set(m.mentions))) if m.mentions else None)
+
+
+def new_nonce() -> str:
+    """16 hex digits: with a piece suffix within Discord's 25 characters."""
+    return secrets.token_hex(8)
 
 
 def _picture_params(outbox_id: int, position: int, p: Picture) -> tuple[object, ...]:
@@ -192,6 +208,8 @@ async def _load(db: Reader, where: str, params: tuple[object, ...]) -> list[Outb
             notice=bool(r["notice"]), edit_of=r["edit_of"],
             target_message_id=r["target_message_id"],
             embeds=json.loads(r["embeds"]) if r["embeds"] else [],
+            nonce=r["nonce"], pieces_sent=r["pieces_sent"],
+            mentions=json.loads(r["mentions"]) if r["mentions"] else [],
         )
         for r in rows
     ]
@@ -216,20 +234,37 @@ async def get(db: Reader, outbox_id: int) -> OutboxRow | None:
     return rows[0] if rows else None
 
 
-async def mark_sent(tx: Tx, outbox_id: int, discord_message_id: int | None) -> None:
-    """Sent: its picture requests are dropped (the picture lives on Discord now)."""
-    await tx.execute(
+async def mark_sent(tx: Tx, outbox_id: int, discord_message_id: int | None,
+                    edit_of: int | None = None) -> bool:
+    """Sent: its picture requests are dropped (the picture lives on Discord now). Only that
+    row (ids are never reused, 008): False when it is gone (a newer edit superseded it while
+    it was being sent; that one still goes out).
+
+    ``edit_of``: the original an edit belongs to. An edit that had to post its message anew
+    (the old one was gone) gives the original the new id even when the edit row itself was
+    superseded meanwhile, so the newer edit edits that post instead of posting a third."""
+    changed = await tx.changed(
         "UPDATE outbox SET status = 'sent', attempts = attempts + 1, discord_message_id = ?,"
         " last_error = NULL WHERE id = ?",
         (discord_message_id, outbox_id),
     )
     await tx.execute("DELETE FROM outbox_files WHERE outbox_id = ?", (outbox_id,))
     if discord_message_id is not None:
-        # An edit that had to post its message anew (the old one was gone): later edits of
-        # the same original go to the new message.
-        await tx.execute(
-            "UPDATE outbox SET discord_message_id = ? WHERE id = (SELECT edit_of FROM outbox"
-            " WHERE id = ?)", (discord_message_id, outbox_id))
+        if edit_of is not None:
+            await tx.execute("UPDATE outbox SET discord_message_id = ? WHERE id = ?",
+                             (discord_message_id, edit_of))
+        else:
+            await tx.execute(
+                "UPDATE outbox SET discord_message_id = ? WHERE id = (SELECT edit_of FROM"
+                " outbox WHERE id = ?)", (discord_message_id, outbox_id))
+    return changed > 0
+
+
+async def mark_pieces(tx: Tx, outbox_id: int, pieces_sent: int) -> None:
+    """``pieces_sent`` pieces of the row's overlong message are on Discord: a retry, also
+    after a restart, goes on with the next one."""
+    await tx.execute("UPDATE outbox SET pieces_sent = ? WHERE id = ? AND status = 'pending'",
+                     (pieces_sent, outbox_id))
 
 
 async def mark_retry(tx: Tx, outbox_id: int, error: str, next_attempt_at: float) -> None:

@@ -143,6 +143,11 @@ class OutboxMessage:
     # {title, description, fields: [{name, value, inline}], footer, image}, within Discord's
     # limits; ``image`` names one of the pictures, shown inside the embed
     embeds: tuple[dict[str, Any], ...] = ()
+    # sent with each post (piece i of an overlong message as "<nonce>.<i>"): Discord answers
+    # a repeated send with the message it already made (P-33)
+    nonce: str | None = None
+    pieces_sent: int = 0  # pieces already on Discord: a retry goes on with the next one
+    mentions: tuple[int, ...] = ()  # the only users it may ping (P-34)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 Also the ONE retry policy (config ``[outbox]``): how long to wait after a failed send, when
 to give up, and whom to tell then. Pictures are drawn here, after commit and off the event
-loop, once per message (kept in memory until the message is sent or has failed)."""
+loop, once per message (kept in memory until the message is sent or has failed; keyed by the
+outbox id, which is never reused, so a newer row never gets an older row's pictures)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,8 @@ class OutboxApi(ServiceCore):
                 pictures=tuple(r.pictures),
                 panel=PanelRef(*r.panel) if r.panel else None, attempts=r.attempts,
                 edit_of=r.edit_of, target_message_id=r.target_message_id,
-                embeds=tuple(r.embeds),
+                embeds=tuple(r.embeds), nonce=r.nonce, pieces_sent=r.pieces_sent,
+                mentions=tuple(r.mentions),
             )
             for r in rows
         ]
@@ -88,10 +90,19 @@ class OutboxApi(ServiceCore):
         """Epoch seconds when the next message may go (for the dispatcher's sleep)."""
         return await repo.next_attempt(self.db)
 
-    async def outbox_sent(self, outbox_id: int, discord_message_id: int | None) -> None:
+    async def outbox_sent(self, outbox_id: int, discord_message_id: int | None,
+                          edit_of: int | None = None) -> bool:
+        """Marks that row sent (and only it: ids are never reused, P-33); False when it was
+        superseded while it was being sent (the newer row goes out in its turn)."""
         async with self.db.transaction() as tx:
-            await repo.mark_sent(tx, outbox_id, discord_message_id)
+            marked = await repo.mark_sent(tx, outbox_id, discord_message_id, edit_of)
         self._drawn.pop(outbox_id, None)
+        return marked
+
+    async def outbox_piece_sent(self, outbox_id: int, pieces_sent: int) -> None:
+        """Stored, so a retry after a failure or a restart posts only the pieces after it."""
+        async with self.db.transaction() as tx:
+            await repo.mark_pieces(tx, outbox_id, pieces_sent)
 
     async def outbox_retry_later(self, outbox_id: int, error: str) -> float | None:
         """A transient failure (rate limit, server error): tried again after the configured
