@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -32,6 +33,11 @@ from storage.players import PlayerRow
 T = TypeVar("T")
 DEFAULT_UNDO_DEPTH = 10  # config [service] undo_depth; migration 002 keeps as many
 DEFAULT_CACHE_CAMPAIGNS = 200  # config [service] cache_campaigns
+# tries of an intent that met a newer write (another service on the same database): the
+# version check, or a UNIQUE conflict such as two joins taking the same seat (P-35)
+INTENT_TRIES = 3
+CHANGED_MEANWHILE = ("The campaign changed at the same moment (someone else acted), so "
+                     "nothing was changed; try again.")
 log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 DiceFactory = Callable[[int, str], Dice]
@@ -188,14 +194,20 @@ class ServiceCore:
         """Runs ``fn`` on the campaign under its lock, in one transaction with everything it
         writes (events, outbox, the version-checked campaign row)."""
         async with self._locks.hold(campaign_id):
-            for attempt in (1, 2):
+            for attempt in range(1, INTENT_TRIES + 1):
                 cached = campaign_id in self._cache
                 try:
                     result, fx, ctx = await self._run_once(campaign_id, fn)
-                except StaleVersion:
+                except (StaleVersion, sqlite3.IntegrityError) as exc:
+                    # Stale data: a write made elsewhere (another service on this database)
+                    # since the copy was loaded. A UNIQUE conflict is the same race met
+                    # before the version check (two joins taking one seat): reload, decide
+                    # again, and refuse plainly after a few tries, never raise (P-35).
                     self._cache.pop(campaign_id, None)
-                    if attempt == 2:
-                        raise InvalidState("The campaign changed meanwhile; try again.") from None
+                    if attempt == INTENT_TRIES:
+                        if isinstance(exc, sqlite3.IntegrityError):
+                            log.warning("campaign %s: %s on every try", campaign_id, exc)
+                        raise InvalidState(CHANGED_MEANWHILE) from None
                     continue
                 except UserError:
                     # a refusal may come from a stale cached copy: decide again on fresh data
