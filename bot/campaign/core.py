@@ -108,10 +108,10 @@ class Effects:
     save: Literal["touch", "row", "state"] = "touch"
     wake: bool = False
 
-    def channel(self, ctx: Ctx, text: str) -> None:
-        self.messages.append(
-            NewMessage(ctx.row.id, "channel", text, channel_id=ctx.row.channel_id)
-        )
+    def channel(self, ctx: Ctx, text: str, mentions: list[int] | None = None) -> None:
+        """A channel post; ``mentions``: the only users it pings (P-34), none by default."""
+        self.messages.append(NewMessage(ctx.row.id, "channel", text,
+                                        channel_id=ctx.row.channel_id, mentions=mentions or []))
 
     def dm(self, ctx: Ctx, user_id: int, text: str, **extra: Any) -> None:
         self.messages.append(NewMessage(ctx.row.id, "dm", text, user_id=user_id, **extra))

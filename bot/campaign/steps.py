@@ -412,11 +412,12 @@ class StepEngine(PanelDelivery):
             content = entry.render()
             if entry.outbox_id is None:
                 entry.outbox_id = await outbox_repo.enqueue_one(tx, NewMessage(
-                    row.id, "channel", content, channel_id=row.channel_id), fx.now)
+                    row.id, "channel", content, channel_id=row.channel_id,
+                    mentions=entry.owed_users), fx.now)
             elif content != entry.shown:
                 await outbox_repo.enqueue_one(tx, NewMessage(
                     row.id, "channel", content, channel_id=row.channel_id,
-                    edit_of=entry.outbox_id), fx.now)
+                    edit_of=entry.outbox_id, mentions=entry.owed_users), fx.now)
             entry.shown = content
         keep = live or layout.sink
         if keep is None or row.status == "ended":
@@ -457,9 +458,19 @@ class StepEngine(PanelDelivery):
         newly = [s for s in owing if s not in live.owed_seats]
         live.owed_seats = owing
         live.owed = [self._mention(ctx, s) for s in owing]
+        # the owed players are the only ones its post pings (P-34): names in it do not
+        live.owed_users = [u for u in (self._holder(ctx, s) for s in owing) if u is not None]
         dl = await timers.get(tx, row.id, row.step_no)
         live.deadline = dl.due_at if dl is not None and dl.status == "open" else None
         return newly
+
+    @staticmethod
+    def _holder(ctx: Ctx, seat: int) -> int | None:
+        """Who a mention of the seat pings: its active holder, the GM for the GM's seat."""
+        if seat == GM_SEAT:
+            return ctx.row.gm_user_id
+        p = ctx.player(seat)
+        return p.user_id if p is not None and p.active else None
 
     @staticmethod
     def _mention(ctx: Ctx, seat: int) -> str:
@@ -480,7 +491,7 @@ class StepEngine(PanelDelivery):
             if seat == GM_SEAT or p is None or not p.active or p.dm_ok:
                 continue
             fx.channel(ctx, f"{messages.mention(p.user_id)}: your turn in **{ctx.row.name}** "
-                            f"({live.title}). Use /orders here.")
+                            f"({live.title}). Use /orders here.", mentions=[p.user_id])
 
     @staticmethod
     def _dm_target(ctx: Ctx, seat: int) -> int | None:

@@ -31,6 +31,7 @@ class Tracker:
     acted: list[str] = field(default_factory=list)
     owed: list[str] = field(default_factory=list)  # mentions (or names of vacant seats)
     owed_seats: list[int] = field(default_factory=list)
+    owed_users: list[int] = field(default_factory=list)  # the only users its post pings (P-34)
     deadline: float | None = None
     shown: str = ""  # the content last enqueued
     passed: bool = False  # a post went out below it: its log lines go on in a new message
@@ -42,17 +43,18 @@ class Tracker:
     def data(self) -> dict[str, Any]:
         return {"title": self.title, "campaign": self.campaign, "lines": self.lines,
                 "acted": self.acted, "owed": self.owed, "owed_seats": self.owed_seats,
-                "deadline": self.deadline, "shown": self.shown, "passed": self.passed}
+                "owed_users": self.owed_users, "deadline": self.deadline, "shown": self.shown,
+                "passed": self.passed}
 
     def continuation(self) -> Tracker:
         """The next message of a full tracker: same step, no lines yet."""
         return Tracker(self.key, self.title, self.campaign, acted=list(self.acted),
                        owed=list(self.owed), owed_seats=list(self.owed_seats),
-                       deadline=self.deadline)
+                       owed_users=list(self.owed_users), deadline=self.deadline)
 
     def close(self) -> None:
         """The step is over: nobody is owed any more."""
-        self.owed, self.owed_seats, self.deadline = [], [], None
+        self.owed, self.owed_seats, self.owed_users, self.deadline = [], [], [], None
 
     def add_acted(self, name: str) -> None:
         if name not in self.acted:
