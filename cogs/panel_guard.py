@@ -36,8 +36,6 @@ log = logging.getLogger(__name__)
 STALE = "This panel is for a step that is over; use /orders to get your current panel."
 UNREADABLE = "I can't read this panel; use /orders to get your current panel."
 APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
-EXTRA_COPY = ("This is an extra copy of your panel; it no longer works. Your panel is the "
-              "other copy, or use /orders.")
 BUTTON_VERBS = ("open", "back", "page", "sub", "num")
 SELECT_VERBS = ("sel",)
 MODAL_VERBS = ("set",)  # a typed number (cogs.panel_modal); admitted like any component
@@ -118,25 +116,7 @@ async def admit(item: Admitted, interaction: discord.Interaction) -> bool:
         item._panel = await load_panel(interaction, item.key)
 
     await run_component(interaction, work)
-    if item._panel is not None and await _extra_copy(interaction):
-        item._panel = None
-        return False
     return item._panel is not None
-
-
-async def _extra_copy(interaction: discord.Interaction) -> bool:
-    """A panel DM that went out twice (a crash after Discord's reply, beyond the nonce's
-    window, P-33): the copy the outbox does not know loses its buttons and says so."""
-    shown = interaction.message
-    if (interaction.guild_id is not None or shown is None
-            or shown.interaction_metadata is not None  # an /orders reply: no outbox post
-            or interaction.response.is_done()):
-        return False
-    if not await service_of(interaction).outbox_extra_copy(interaction.user.id, shown.id):
-        return False
-    log.info("panel DM %s is an extra copy; its buttons are removed", shown.id)
-    await interaction.response.edit_message(content=EXTRA_COPY, view=None)
-    return True
 
 
 async def load_panel(interaction: discord.Interaction, key: PanelKey) -> Panel:

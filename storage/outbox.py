@@ -287,17 +287,6 @@ async def mark_failed(tx: Tx, outbox_id: int, error: str) -> bool:
     return changed > 0
 
 
-async def extra_dm_copy(db: Reader, user_id: int, message_id: int) -> bool:
-    """The bot's DM ``message_id`` to the user is no message of the outbox: an extra copy of
-    a post that went out twice (a crash after Discord's reply, beyond the nonce's window).
-    Not while a DM to the user is pending: that post may be on Discord before its mark."""
-    row = await db.fetchone(
-        "SELECT EXISTS (SELECT 1 FROM outbox WHERE kind = 'dm' AND discord_message_id = ?"
-        " AND user_id = ?) OR EXISTS (SELECT 1 FROM outbox WHERE kind = 'dm' AND user_id = ?"
-        " AND status = 'pending')", (message_id, user_id, user_id))
-    return row is not None and not row[0]
-
-
 async def drop_pending_panels(tx: Tx, campaign_id: int, user_id: int) -> None:
     """Fails unsent DMs to a user (their DMs are closed): nothing retries them."""
     where = "campaign_id = ? AND user_id = ? AND kind = 'dm' AND status = 'pending'"

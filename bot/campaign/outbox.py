@@ -86,11 +86,6 @@ class OutboxApi(ServiceCore):
             self._drawn.popitem(last=False)
         return files
 
-    async def outbox_extra_copy(self, user_id: int, message_id: int) -> bool:
-        """A panel DM of the bot that the outbox does not know: posted twice (P-33), so its
-        buttons must not act; the one the outbox recorded is the seat's panel."""
-        return await repo.extra_dm_copy(self.db, user_id, message_id)
-
     async def outbox_next_attempt(self) -> float | None:
         """Epoch seconds when the next message may go (for the dispatcher's sleep)."""
         return await repo.next_attempt(self.db)
