@@ -60,6 +60,8 @@ RESTART_DELAY = 30.0  # seconds before a crashed loop starts again
 OUTBOX_EVENT = "admiralty_outbox"  # dispatched as on_admiralty_outbox; nobody listens to it
 SCHEDULE_EVENT = "admiralty_schedule"
 EMBED_COLOUR = discord.Colour(0x3B6EA5)  # one quiet colour for every result
+COPY_LOOKBACK = 10  # DMs above a re-posted panel looked at for the copy an earlier try left
+EXTRA_COPY = "This was an extra copy of your panel; your panel is the message below."
 
 
 class Loops(commands.Cog):
@@ -179,6 +181,9 @@ class Loops(commands.Cog):
         view = await self._panel_view(row)
         drawn = await self.bot.service.outbox_files(row)  # in a worker thread, once
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in drawn]
+        panel_dm = row.kind == "dm" and row.panel is not None
+        if panel_dm and not row.started:
+            await self.bot.service.outbox_started(row.id)
         last: discord.Message | None = None
         for i, piece in enumerate(pieces):
             if i < row.pieces_sent and i < len(pieces) - 1:
@@ -201,7 +206,35 @@ class Loops(commands.Cog):
             if i < len(pieces) - 1:
                 await self.bot.service.outbox_piece_sent(row.id, i + 1)
         assert last is not None
+        if panel_dm and row.started:
+            await self._strip_copies(destination, row, last)
         return last
+
+    async def _strip_copies(self, destination: discord.abc.Messageable, row: OutboxMessage,
+                            posted: discord.Message) -> None:
+        """An earlier try of this panel DM may have posted it and died before its sent-mark,
+        beyond Discord's nonce window (P-33): a copy of the same panel just above that no
+        outbox row knows loses its buttons and says where the panel is. A failure here
+        leaves the copy as it is (its buttons act for the same seat and step)."""
+        assert row.panel is not None and row.user_id is not None
+        ref = row.panel
+        prefix = f"adm:{ref.campaign_id}:{ref.step_no}:{ref.seat}:"
+        me = self.bot.user
+        try:
+            async for m in destination.history(limit=COPY_LOOKBACK, before=posted):
+                ids = [getattr(c, "custom_id", None) or "" for r in m.components
+                       for c in getattr(r, "children", [])]
+                if (me is None or m.author.id != me.id
+                        or m.interaction_metadata is not None  # an /orders reply
+                        or not any(i.startswith(prefix) for i in ids)
+                        or await self.bot.service.outbox_known_dm(row.user_id, m.id)):
+                    continue
+                log.info("outbox %s: DM %s was an extra copy of it; buttons removed",
+                         row.id, m.id)
+                await m.edit(content=EXTRA_COPY, view=None,
+                             allowed_mentions=allowed_mentions(row))
+        except discord.HTTPException as error:
+            log.warning("outbox %s: extra copies not checked (HTTP %s)", row.id, error.status)
 
     async def _edit(
         self, destination: discord.abc.Messageable, row: OutboxMessage

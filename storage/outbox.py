@@ -68,6 +68,7 @@ class OutboxRow:
     nonce: str | None = None  # sent with each post (008): a retry makes no second copy
     pieces_sent: int = 0  # pieces of an overlong message already on Discord (008)
     mentions: list[int] = field(default_factory=list)
+    started: bool = False  # a panel DM's post was begun before (008)
 
 
 @dataclass
@@ -210,6 +211,7 @@ async def _load(db: Reader, where: str, params: tuple[object, ...]) -> list[Outb
             embeds=json.loads(r["embeds"]) if r["embeds"] else [],
             nonce=r["nonce"], pieces_sent=r["pieces_sent"],
             mentions=json.loads(r["mentions"]) if r["mentions"] else [],
+            started=bool(r["started"]),
         )
         for r in rows
     ]
@@ -285,6 +287,19 @@ async def mark_failed(tx: Tx, outbox_id: int, error: str) -> bool:
     )
     await tx.execute("DELETE FROM outbox_files WHERE outbox_id = ?", (outbox_id,))
     return changed > 0
+
+
+async def mark_started(tx: Tx, outbox_id: int) -> None:
+    """A panel DM's post begins: a later try knows it may have posted already."""
+    await tx.execute("UPDATE outbox SET started = 1 WHERE id = ?", (outbox_id,))
+
+
+async def known_dm(db: Reader, user_id: int, message_id: int) -> bool:
+    """Some outbox row recorded that Discord message as its DM to the user."""
+    row = await db.fetchone(
+        "SELECT 1 FROM outbox WHERE kind = 'dm' AND discord_message_id = ? AND user_id = ?",
+        (message_id, user_id))
+    return row is not None
 
 
 async def drop_pending_panels(tx: Tx, campaign_id: int, user_id: int) -> None:

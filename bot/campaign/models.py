@@ -148,6 +148,7 @@ class OutboxMessage:
     nonce: str | None = None
     pieces_sent: int = 0  # pieces already on Discord: a retry goes on with the next one
     mentions: tuple[int, ...] = ()  # the only users it may ping (P-34)
+    started: bool = False  # a panel DM whose post was begun before: it may be there already
 
 
 @dataclass(frozen=True)

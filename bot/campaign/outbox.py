@@ -59,7 +59,7 @@ class OutboxApi(ServiceCore):
                 panel=PanelRef(*r.panel) if r.panel else None, attempts=r.attempts,
                 edit_of=r.edit_of, target_message_id=r.target_message_id,
                 embeds=tuple(r.embeds), nonce=r.nonce, pieces_sent=r.pieces_sent,
-                mentions=tuple(r.mentions),
+                mentions=tuple(r.mentions), started=r.started,
             )
             for r in rows
         ]
@@ -85,6 +85,15 @@ class OutboxApi(ServiceCore):
         while len(self._drawn) > DRAWN_MESSAGES:
             self._drawn.popitem(last=False)
         return files
+
+    async def outbox_started(self, outbox_id: int) -> None:
+        """A panel DM's post begins (P-33): a later try looks for a copy it left."""
+        async with self.db.transaction() as tx:
+            await repo.mark_started(tx, outbox_id)
+
+    async def outbox_known_dm(self, user_id: int, message_id: int) -> bool:
+        """Some outbox row recorded that Discord message as its DM to the user."""
+        return await repo.known_dm(self.db, user_id, message_id)
 
     async def outbox_next_attempt(self) -> float | None:
         """Epoch seconds when the next message may go (for the dispatcher's sleep)."""

@@ -24,3 +24,8 @@ ALTER TABLE outbox ADD COLUMN pieces_sent INTEGER NOT NULL DEFAULT 0;
 
 -- `mentions`: JSON list of the user ids this message may ping (P-34); NULL = nobody.
 ALTER TABLE outbox ADD COLUMN mentions TEXT;
+
+-- `started`: a panel DM's post was begun. A try that finds it set may have posted already
+-- (a crash after Discord's reply, beyond the nonce's window): after posting, the dispatcher
+-- takes the buttons off any extra copy of it in those DMs.
+ALTER TABLE outbox ADD COLUMN started INTEGER NOT NULL DEFAULT 0;

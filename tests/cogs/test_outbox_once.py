@@ -12,11 +12,12 @@ import discord
 import pytest
 
 from bot.campaign import Actor
+from cogs.outbox import EXTRA_COPY
 from storage import outbox as outbox_repo
 from storage.outbox import NewMessage
 from tests.cogs.conftest import new_bot
 from tests.cogs.discord_nonce import honour_nonces
-from tests.cogs.simworld import World, texts
+from tests.cogs.simworld import World, custom_ids, fresh, last_panel, texts
 from tests.cogs.test_cog_lifecycle import guess, start
 
 
@@ -141,3 +142,45 @@ async def test_an_overlong_message_goes_on_at_its_next_piece_after_a_restart(
     await w.env.restart_bot(new_bot(db_path))
     await w.env.advance_time(600)
     assert texts(w.chan).count(first) == 1 and texts(w.chan).count(second) == 1
+
+
+async def test_a_panel_dm_posted_twice_anyway_loses_the_extra_copys_buttons(
+    world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond Discord's nonce window (no nonce check here) the interrupted panel DM goes out
+    again after the restart; the copy the first try left loses its buttons and says where
+    the panel is, and the recorded copy is the panel."""
+    w = world
+    real_sent: list[Any] = []
+    killed: list[int] = []
+
+    async def die_after_alices_panel(outbox_id: int, *args: Any) -> bool:
+        row = await outbox_repo.get(w.env.bot.service.db, outbox_id)
+        if (not killed and row is not None and row.panel is not None
+                and row.user_id == w.alice.id):
+            killed.append(outbox_id)
+            raise Killed
+        return await real_sent[0](outbox_id, *args)
+
+    real_sent.append(w.env.bot.service.outbox_sent)
+    monkeypatch.setattr(w.env.bot.service, "outbox_sent", die_after_alices_panel)
+    w.expect_bug("Killed")
+    await start(w)
+    await w.env.settle()
+    assert killed
+    first = last_panel(w.alice)
+    orders = await w.alice.user.slash("orders")  # a panel reply of its own, kept
+
+    await w.env.restart_bot(new_bot(db_path))
+    await w.env.settle()
+    extra = fresh(w.alice, first)
+    assert extra.content == EXTRA_COPY and not custom_ids(extra)
+    panels = [m for m in w.alice.user.dm_channel.history() if custom_ids(m)]
+    assert panels[-1].id != first.id and panels[-1].content == first.content
+    # the /orders reply is a panel no outbox row posted: it is not mistaken for a copy
+    reply = next(m for m in w.alice.user.dm_channel.history() if m.id == orders.response.id)
+    assert custom_ids(reply) and reply.content != EXTRA_COPY
+    await guess(w, "alice", "3")
+    await guess(w, "bob", "4")
+    await w.env.settle()
+    assert sum("Guesses:" in t for t in texts(w.chan)) == 1
