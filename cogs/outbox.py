@@ -10,9 +10,9 @@ game state; the dispatcher sends the rows and marks them. What it guarantees (P-
 - A crash between Discord's reply and the sent-mark sends the row again with the SAME nonce
   (``enforce_nonce``); Discord then answers with the message it already made, so nothing is
   posted twice when the bot is back within Discord's nonce window (a few minutes). After a
-  longer outage that one interrupted post can appear twice; a panel DM's extra copy then
-  answers a click with "moved" (``cogs.panel_guard``). Edits are whole texts: repeating one
-  changes nothing.
+  longer outage that one interrupted post can appear twice; for a panel DM the retry then
+  takes the buttons off the copy the first try left (``_strip_copies``). Edits are whole
+  texts: repeating one changes nothing.
 - An overlong message's progress through its pieces is stored, so a retry (also after a
   restart) posts only the pieces not yet on Discord.
 - Each post pings only the users its row names (P-34); text from users, roles and
