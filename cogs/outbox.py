@@ -222,8 +222,9 @@ class Loops(commands.Cog):
         me = self.bot.user
         try:
             async for m in destination.history(limit=COPY_LOOKBACK, before=posted):
-                ids = [getattr(c, "custom_id", None) or "" for r in m.components
-                       for c in getattr(r, "children", [])]
+                ids = [c.custom_id or "" for r in m.components
+                       if isinstance(r, discord.ActionRow) for c in r.children
+                       if isinstance(c, discord.Button | discord.SelectMenu)]
                 if (me is None or m.author.id != me.id
                         or m.interaction_metadata is not None  # an /orders reply
                         or not any(i.startswith(prefix) for i in ids)
