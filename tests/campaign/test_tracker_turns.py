@@ -44,6 +44,9 @@ async def test_turn_steps_share_one_tracker_and_a_dm_less_seat_gets_a_mention(
     assert (await repo.tracker(db, campaign_id)).outbox_id == tracker.outbox_id  # type: ignore[union-attr]
     assert posts == [f"<@{waiting.user_id}>: your turn in **Sol** (Turn 1: transit). Use "
                      "/orders here."]
+    # it pings that player and nobody else (P-34)
+    assert [r.mentions for r in new if r.kind == "channel" and not r.edit_of] == [
+        [waiting.user_id]]
     assert await whose_turn(service) == (other, step + 1)
     final = channel_texts(await outbox(db))
     [turn_tracker] = [t for t in final if t.startswith("**Sol**: Turn 1")]
