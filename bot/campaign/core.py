@@ -206,7 +206,9 @@ class ServiceCore:
                     self._cache.pop(campaign_id, None)
                     if attempt == INTENT_TRIES:
                         if isinstance(exc, sqlite3.IntegrityError):
-                            log.warning("campaign %s: %s on every try", campaign_id, exc)
+                            # on every try: more likely a bug than a busy campaign
+                            log.error("campaign %s: %s on every try", campaign_id, exc,
+                                      exc_info=exc)
                         raise InvalidState(CHANGED_MEANWHILE) from None
                     continue
                 except UserError:

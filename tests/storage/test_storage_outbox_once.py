@@ -92,3 +92,25 @@ async def test_008_keeps_the_rows_and_starts_after_the_highest_id(
         assert new == 10
     finally:
         await db.close()
+
+
+async def test_a_superseded_edit_that_posted_anew_still_records_the_new_post(
+    tmp_path: Path,
+) -> None:
+    """The older edit found its message gone and posted it anew; a newer edit replaced it
+    meanwhile. The new post's id still reaches the original, so the newer edit edits that
+    post instead of posting a third copy."""
+    db = await open_database(tmp_path / "c.db")
+    try:
+        async with db.transaction() as tx:
+            original = await repo.enqueue_one(tx, msg("tracker"), 0)
+            await repo.mark_sent(tx, original, 777)
+            await repo.enqueue_one(tx, msg("v1", original), 0)
+        (older,) = await repo.due(db, 1, 10)
+        async with db.transaction() as tx:
+            await repo.enqueue_one(tx, msg("v2", original), 0)
+            assert not await repo.mark_sent(tx, older.id, 888, older.edit_of)
+        (newer,) = await repo.due(db, 1, 10)
+        assert newer.content == "v2" and newer.target_message_id == 888
+    finally:
+        await db.close()
