@@ -18,16 +18,16 @@ game state; the dispatcher sends the rows and marks them. What it guarantees (P-
 - Each post pings only the users its row names (P-34); text from users, roles and
   @everyone never ping.
 
-The scheduler sleeps until the next deadline or
-reminder (``asyncio`` time, which simcord's virtual clock drives) and runs what is due.
-Both wake early when the service says something changed. How long a failed message waits
-and when it is given up is the service's one retry policy (config ``[outbox]``); this loop
-only sleeps until the next message may go. Pictures are drawn by the service after commit,
-off the event loop, once per message (``outbox_files``). The waits are discord.py
-``wait_for`` listeners with a timeout: simcord recognises those as parked (an
-``asyncio.Event`` wait is not), and a "dirty" flag covers a wake that arrives while a loop
-is busy rather than waiting.
+The scheduler sleeps until the next deadline or reminder (``asyncio`` time, which simcord's
+virtual clock drives) and runs what is due. Both wake early when the service says something
+changed. How long a failed message waits and when it is given up is the service's one retry
+policy (config ``[outbox]``); this loop only sleeps until the next message may go. Pictures
+are drawn by the service after commit, off the event loop, once per message
+(``outbox_files``). The waits are discord.py ``wait_for`` listeners with a timeout: simcord
+recognises those as parked (an ``asyncio.Event`` wait is not), and a "dirty" flag covers a
+wake that arrives while a loop is busy rather than waiting.
 """
+
 from __future__ import annotations
 
 import asyncio
