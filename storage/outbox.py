@@ -1,7 +1,10 @@
 """Messages waiting to be sent: written in the same transaction as the change they report.
 
 A message's pictures are stored as requests (renderer and view); the dispatcher draws them
-when it sends the message, and they are deleted once the message is sent or has failed."""
+when it sends the message, and they are deleted once the message is sent or has failed.
+
+Ids are never reused (migration 008, P-33): whatever is keyed by an outbox id (a sent-mark,
+the drawn pictures, a tracker's or panel's first post) names one row for good."""
 
 from __future__ import annotations
 
