@@ -9,18 +9,21 @@ from typing import Any
 
 from simcord.backend import permissions
 
+from storage import outbox as outbox_repo
 from tests.cogs.simworld import World
 from tests.cogs.test_cog_lifecycle import guess
 
 
-def outbox_posts(w: World) -> list[Any]:
-    """The channel's messages the dispatcher posted (not interaction replies), as simcord
-    keeps them: with the users and roles they pinged and whether they pinged everyone."""
+async def outbox_posts(w: World, *channels: Any) -> list[Any]:
+    """The messages the dispatcher posted in those channels (the campaign channel by
+    default), as simcord keeps them: with the users and roles they pinged and whether they
+    pinged everyone. Replies to commands, and the cogs' own posts, are not the outbox's."""
+    recorded = {r.discord_message_id for r in await outbox_repo.all_rows(w.env.bot.service.db)}
     found = []
-    for m in w.chan.history():
-        stored = w.env.backend.get_message(w.chan.id, m.id)
-        if stored.interaction_metadata is None and stored.author_id == w.env.bot.user.id:
-            found.append(stored)
+    for channel in channels or (w.chan,):
+        for m in channel.history():
+            if m.id in recorded:
+                found.append(w.env.backend.get_message(channel.id, m.id))
     return found
 
 
@@ -44,7 +47,7 @@ async def test_user_text_never_pings_and_the_tracker_pings_only_the_owed(world: 
         await member.slash(w.chan, "campaign join")
     await w.gm.slash(w.chan, "campaign start")
     await w.env.settle()
-    posts = outbox_posts(w)
+    posts = await outbox_posts(w)
     tracker = next(p for p in posts if "Waiting for" in p.content)
     assert f"<@{w.carol.id}>" in tracker.content  # the name is shown, mention and all
     assert sorted(tracker.ping_user_ids) == sorted([w.alice.id, w.bob.id])
@@ -56,14 +59,15 @@ async def test_user_text_never_pings_and_the_tracker_pings_only_the_owed(world: 
     await guess(w, "alice", "3")
     await guess(w, "bob", "4")
     await w.env.settle()
-    bank = next(p for p in outbox_posts(w) if p.content.startswith("**Cup") and "Bank" in p.content)
+    bank = next(p for p in await outbox_posts(w)
+                if p.content.startswith("**Cup") and "Bank" in p.content)
     assert bank.ping_user_ids == [w.alice.id]  # only the player now owed
 
     await w.gm.slash(w.chan, "campaign end", reason=text)
     await w.env.settle()
-    ended = [p for p in outbox_posts(w) if "@everyone" in p.content]
+    ended = [p for p in await outbox_posts(w) if "@everyone" in p.content]
     assert ended
-    for p in outbox_posts(w):
+    for p in await outbox_posts(w):
         assert w.carol.id not in p.ping_user_ids and p.ping_role_ids == [], p.content
         assert not p.mention_everyone, p.content
 
@@ -75,6 +79,26 @@ async def test_a_players_name_never_pings(world: World) -> None:
     await w.gm.slash(w.chan, "campaign create", ruleset="guess", name="Dice Cup")
     await sly.slash(w.chan, "campaign join")
     await w.env.settle()
-    joined = [p for p in outbox_posts(w) if "joins" in p.content]
+    joined = [p for p in await outbox_posts(w) if "joins" in p.content]
     assert joined and f"<@{w.carol.id}>" in joined[0].content
     assert joined[0].ping_user_ids == [] and not joined[0].mention_everyone
+
+
+async def test_a_battle_end_reason_pings_nobody_in_the_thread_or_the_parent(
+    world: World,
+) -> None:
+    w = world
+    text, role_id = hostile(w)
+    everyone_role = w.env.backend.guilds[w.guild.id].roles[w.guild.id]
+    everyone_role.permissions |= permissions.flag("mention_everyone")
+    await w.gm.slash(w.other_chan, "campaign create", ruleset="guess", name="War")
+    await w.gm.slash(w.chan, "battle start", name="Vega", parent="1", ref="Sector 4")
+    (thread,) = w.chan.threads
+    await w.gm.slash(thread, "battle end", reason=text)
+    await w.env.settle()
+    posts = await outbox_posts(w, thread, w.other_chan)
+    told = [p for p in posts if "@everyone" in p.content]
+    assert len({p.channel_id for p in told}) == 2  # the reason reached both places
+    for p in posts:
+        assert p.ping_user_ids == [] and p.ping_role_ids == [], p.content
+        assert not p.mention_everyone and role_id not in p.ping_role_ids, p.content
