@@ -8,6 +8,9 @@ from typing import Any
 import discord
 import simcord
 
+from storage import outbox as outbox_repo
+from storage.outbox import NewMessage
+
 
 @dataclass
 class World:
@@ -89,3 +92,32 @@ def last_panel(member: simcord.MemberActor) -> discord.Message:
 def fresh(member: simcord.MemberActor, message: discord.Message) -> discord.Message:
     """The current version of a DM message (after edits)."""
     return next(m for m in member.user.dm_channel.history() if m.id == message.id)
+
+
+# ---------------------------------------------------------------- faults
+async def post_in_two_pieces_failing_the_second(
+    world: World, monkeypatch: Any
+) -> tuple[str, str]:
+    """Queues an overlong channel message of two pieces; Discord takes the first piece and
+    refuses the next post to that channel once (HTTP 503). Returns the two pieces; the
+    caller settles or advances time to see what the dispatcher does."""
+    first, second = "a" * 1900, "b" * 1900
+    real_send = discord.abc.Messageable.send
+
+    async def send_then_fail_next(self: Any, content: Any = None, **kwargs: Any) -> Any:
+        sent = await real_send(self, content, **kwargs)
+        if content == first:  # the next post to this channel (the second piece) fails once
+            # (env.inject_error refuses calls from inside the bot; this is the same fault)
+            world.env.backend.faults.append({
+                "method": "POST", "path": f"/channels/{world.chan.id}/messages",
+                "status": 503, "code": 0, "message": "injected", "times": 1})
+        return sent
+
+    monkeypatch.setattr(discord.abc.Messageable, "send", send_then_fail_next)
+    service = world.env.bot.service
+    async with service.db.transaction() as tx:
+        await outbox_repo.enqueue(tx, [NewMessage(
+            None, "channel", f"{first}\n{second}", channel_id=world.chan.id)],
+            world.env.bot.clock().timestamp())
+    world.env.bot.wake_loops()
+    return first, second

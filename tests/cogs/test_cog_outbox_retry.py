@@ -4,9 +4,7 @@ a message has failed; the GM hears of what could not be delivered, never a DM's 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import discord
 import pytest
 import simcord
 
@@ -14,10 +12,13 @@ from bot.client import AdmiraltyBot
 from bot.rules.base import Ruleset
 from bot.rules.dice import ScriptedDice
 from bot.settings import OutboxSettings, Settings
-from storage import outbox as outbox_repo
-from storage.outbox import NewMessage
 from tests.cogs.conftest import ROLL_DICE
-from tests.cogs.simworld import World, dm_texts, texts
+from tests.cogs.simworld import (
+    World,
+    dm_texts,
+    post_in_two_pieces_failing_the_second,
+    texts,
+)
 from tests.cogs.test_cog_lifecycle import open_campaign
 
 MAX_ATTEMPTS, BASE, CAP = 4, 30.0, 50.0  # waits 30, 50, 50 seconds
@@ -143,24 +144,6 @@ async def test_a_long_message_cut_off_midway_goes_on_where_it_stopped(
     """Discord takes the first piece of an overlong message and refuses the second: the
     retry posts the second piece only, never the first again."""
     await open_campaign(world)
-    first, second = "a" * 1900, "b" * 1900
-    real_send = discord.abc.Messageable.send
-
-    async def send_then_fail_next(self: Any, content: Any = None, **kwargs: Any) -> Any:
-        sent = await real_send(self, content, **kwargs)
-        if content == first:  # the next post to this channel (the second piece) fails once
-            # (env.inject_error refuses calls from inside the bot; this is the same fault)
-            world.env.backend.faults.append({
-                "method": "POST", "path": f"/channels/{world.chan.id}/messages",
-                "status": 503, "code": 0, "message": "injected", "times": 1})
-        return sent
-
-    monkeypatch.setattr(discord.abc.Messageable, "send", send_then_fail_next)
-    service = world.env.bot.service
-    async with service.db.transaction() as tx:
-        await outbox_repo.enqueue(tx, [NewMessage(
-            None, "channel", f"{first}\n{second}", channel_id=world.chan.id)],
-            world.env.bot.clock().timestamp())
-    world.env.bot.wake_loops()
+    first, second = await post_in_two_pieces_failing_the_second(world, monkeypatch)
     await world.env.advance_time(600)
     assert texts(world.chan).count(first) == 1 and texts(world.chan).count(second) == 1

@@ -14,10 +14,16 @@ import pytest
 from bot.campaign import Actor
 from cogs.outbox import EXTRA_COPY
 from storage import outbox as outbox_repo
-from storage.outbox import NewMessage
 from tests.cogs.conftest import new_bot
 from tests.cogs.discord_nonce import honour_nonces
-from tests.cogs.simworld import World, custom_ids, fresh, last_panel, texts
+from tests.cogs.simworld import (
+    World,
+    custom_ids,
+    fresh,
+    last_panel,
+    post_in_two_pieces_failing_the_second,
+    texts,
+)
 from tests.cogs.test_cog_lifecycle import guess, start
 
 
@@ -118,24 +124,7 @@ async def test_an_overlong_message_goes_on_at_its_next_piece_after_a_restart(
     w = world
     await start(w)
     await w.env.settle()
-    first, second = "a" * 1900, "b" * 1900
-    real_send = discord.abc.Messageable.send
-
-    async def send_then_fail_next(self: Any, content: Any = None, **kwargs: Any) -> Any:
-        sent = await real_send(self, content, **kwargs)
-        if content == first:
-            w.env.backend.faults.append({
-                "method": "POST", "path": f"/channels/{w.chan.id}/messages",
-                "status": 503, "code": 0, "message": "injected", "times": 1})
-        return sent
-
-    monkeypatch.setattr(discord.abc.Messageable, "send", send_then_fail_next)
-    service = w.env.bot.service
-    async with service.db.transaction() as tx:
-        await outbox_repo.enqueue(tx, [NewMessage(
-            None, "channel", f"{first}\n{second}", channel_id=w.chan.id)],
-            w.env.bot.clock().timestamp())
-    w.env.bot.wake_loops()
+    first, second = await post_in_two_pieces_failing_the_second(w, monkeypatch)
     await w.env.settle()
     assert texts(w.chan).count(first) == 1 and second not in texts(w.chan)
 
