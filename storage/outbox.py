@@ -255,13 +255,10 @@ async def mark_sent(tx: Tx, outbox_id: int, discord_message_id: int | None,
     )
     await tx.execute("DELETE FROM outbox_files WHERE outbox_id = ?", (outbox_id,))
     if discord_message_id is not None:
-        if edit_of is not None:
-            await tx.execute("UPDATE outbox SET discord_message_id = ? WHERE id = ?",
-                             (discord_message_id, edit_of))
-        else:
-            await tx.execute(
-                "UPDATE outbox SET discord_message_id = ? WHERE id = (SELECT edit_of FROM"
-                " outbox WHERE id = ?)", (discord_message_id, outbox_id))
+        # the caller's ``edit_of`` holds when the row is gone; else the row's own
+        await tx.execute(
+            "UPDATE outbox SET discord_message_id = ? WHERE id = COALESCE(?, (SELECT edit_of"
+            " FROM outbox WHERE id = ?))", (discord_message_id, edit_of, outbox_id))
     return changed > 0
 
 
