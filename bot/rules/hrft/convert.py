@@ -7,6 +7,7 @@ Whatever cannot be converted is refused with ``InvalidInput`` saying why.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import InvalidInput
@@ -15,7 +16,7 @@ from bot.rules.hrft import model as limits
 from bot.rules.hrft.arcs import ALL_ARCS, ARCS
 from bot.rules.hrft.carried import OUT_STATUSES, STATUSES, apply_carried
 from bot.rules.hrft.model import Block, Ship, System
-from bot.rules.hrft.systems import build_systems
+from bot.rules.hrft.systems import NOT_USED, build_systems, not_used_labels
 
 # H-3: rows per block from the Full Thrust hull rows.
 ROWS_FOR_HULL_ROWS = {3: 2, 4: 3, 5: 4, 6: 5}
@@ -211,6 +212,7 @@ def convert_design(design: dict[str, Any]) -> Ship:
         blocks={b.name: b for b in blocks},
         systems=systems,
         damage_control=dcps,
+        not_used=not_used_labels(design.get("systems", [])),
     )
 
 
@@ -222,39 +224,84 @@ def is_builtin(design_id: str) -> bool:
 def convert_fleet(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | None = None,
                   ) -> list[Ship]:
     """The ships of a fleet object that can fight (see ``fleet_ships``)."""
-    return fleet_ships(fleet, catalog)[0]
+    return fleet_ships(fleet, catalog).ships
 
 
-def fleet_ships(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | None = None,
-                ) -> tuple[list[Ship], list[str]]:
-    """(ships, left out) of a fleet object: each ship named after the fleet ship, with its
-    recorded damage (H-D34); hulks and destroyed ships are left out ("Name (hulk)").
+@dataclass
+class FleetRead:
+    """What a fleet object brings: the ships that can fight, the ships left out ("Name
+    (hulk)", "Name (docked)", "Name (built-in design ...)") and the remedy for ships whose
+    designs are missing ('' when none is)."""
 
-    Designs are looked up in the fleet's ``designs`` list, then in ``catalog`` (id ->
-    design, a catalog the GM uploaded). Every design no source holds is named in one refusal."""
-    if not isinstance(fleet, dict) or not isinstance(fleet.get("ships"), list):
-        raise InvalidInput("A fleet must be a JSON object with a 'ships' list (.FTFleet).")
+    ships: list[Ship]
+    left_out: list[str] = field(default_factory=list)
+    remedy: str = ""
+
+
+BUILTIN_REMEDY = (
+    "A Fleet Manager fleet file never carries its built-in designs: in the Fleet Manager make "
+    "a variant of each (it then travels in the file) and export the fleet again, or ask the GM "
+    "to upload the Fleet Manager catalog file of that book with /battle design.")
+CUSTOM_REMEDY = ("Export the fleet again from the Fleet Manager: its own designs travel in "
+                 "the file.")
+
+
+def _entry_label(entry: Any, i: int) -> str:
+    """The fleet ship's name (checked), or its uid, for messages."""
+    if not isinstance(entry, dict):
+        raise InvalidInput(f"Fleet ship {i} must be an object with a 'design_id'.")
+    own = entry.get("name")
+    if own is not None and (not isinstance(own, str) or len(own) > limits.MAX_NAME):
+        raise InvalidInput(f"Fleet ship {i}: 'name' must be a text of at most "
+                           f"{limits.MAX_NAME} characters.")
+    return str(own or entry.get("uid") or f"ship {i}")[: limits.MAX_NAME]
+
+
+def fleet_designs(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | None,
+                  ) -> dict[str, dict[str, Any]]:
+    """Designs by id a fleet's ships may name: the catalog's, then the fleet file's own."""
     carried = fleet.get("designs", []) or []
     if not isinstance(carried, list) or len(carried) > limits.MAX_FILE_DESIGNS:
         raise InvalidInput(f"A fleet's 'designs' must be a list of at most "
                            f"{limits.MAX_FILE_DESIGNS} designs.")
-    if len(fleet["ships"]) > limits.MAX_FILE_SHIPS:
-        raise InvalidInput(f"The fleet has {len(fleet['ships'])} ships; a file may hold at most "
-                           f"{limits.MAX_FILE_SHIPS} (as many as one side may bring).")
     designs = dict(catalog or {})
     for d in carried:
         if isinstance(d, dict) and isinstance(d.get("id"), str):
             designs[d["id"]] = d
-    entries: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
-    missing: dict[str, list[str]] = {}
+    return designs
+
+
+def fleet_ship(entry: dict[str, Any], design: dict[str, Any], index: int) -> Ship:
+    """Fleet entry number ``index`` (from 0) as a ship of its design, with its carried
+    damage (H-D34)."""
+    ship = convert_design(design)
+    ship = ship.model_copy(update={"name": (entry.get("name") or "").strip() or ship.name})
+    spaces = {str(s.get("uid")) for s in design.get("systems", [])
+              if isinstance(s, dict) and s.get("type") in NOT_USED}
+    ship = apply_carried(ship, entry, str(entry["design_id"]), spaces)
+    assert ship.origin is not None
+    ship.origin.entry = index
+    return ship
+
+
+def fleet_ships(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | None = None,
+                ) -> FleetRead:
+    """The ships of a fleet object, each named after the fleet ship, with its recorded damage
+    (H-D34). Hulks and destroyed ships are left out, docked ships too (the GM may bring them
+    in, H-D54), and ships whose design no source holds (H-D55: the others still come in).
+
+    Designs are looked up in the fleet's ``designs`` list, then in ``catalog`` (id ->
+    design, a catalog the GM uploaded)."""
+    if not isinstance(fleet, dict) or not isinstance(fleet.get("ships"), list):
+        raise InvalidInput("A fleet must be a JSON object with a 'ships' list (.FTFleet).")
+    designs = fleet_designs(fleet, catalog)
+    if len(fleet["ships"]) > limits.MAX_FILE_SHIPS:
+        raise InvalidInput(f"The fleet has {len(fleet['ships'])} ships; a file may hold at most "
+                           f"{limits.MAX_FILE_SHIPS} (as many as one side may bring).")
+    read = FleetRead([])
+    missing = {"builtin": False, "custom": False}
     for i, entry in enumerate(fleet["ships"], start=1):
-        if not isinstance(entry, dict):
-            raise InvalidInput(f"Fleet ship {i} must be an object with a 'design_id'.")
-        own = entry.get("name")
-        if own is not None and (not isinstance(own, str) or len(own) > limits.MAX_NAME):
-            raise InvalidInput(f"Fleet ship {i}: 'name' must be a text of at most "
-                               f"{limits.MAX_NAME} characters.")
-        label = str(own or entry.get("uid") or f"ship {i}")[: limits.MAX_NAME]
+        label = _entry_label(entry, i)
         design_id = entry.get("design_id", "")
         if not isinstance(design_id, str) or not design_id or len(design_id) > limits.MAX_NAME:
             raise InvalidInput(f"Fleet ship '{label}': 'design_id' must name its design "
@@ -264,32 +311,20 @@ def fleet_ships(fleet: dict[str, Any], catalog: dict[str, dict[str, Any]] | None
             raise InvalidInput(f"Fleet ship '{label}': status must be one of "
                                f"{', '.join(STATUSES)}, not {_shown(status)}.")
         design = designs.get(design_id)
-        if design is None:
-            missing.setdefault(design_id, []).append(label)
-            continue
-        entries.append((label, entry, design))
-    if missing:
-        builtin = [d for d in missing if is_builtin(d)]
-        named = "; ".join(f"{d} ({', '.join(missing[d][:3])})" for d in list(missing)[:6])
-        why = (f"names designs that are not in the file: {named}. Export the fleet with its "
-               "designs included")
-        if builtin:
-            why += (" (built-in Fleet Manager designs are left out unless you do), or ask the "
-                    "GM to upload the catalog that holds them with /battle design")
-        raise InvalidInput(f"The fleet {why}.")
-    ships: list[Ship] = []
-    left_out: list[str] = []
-    for label, entry, design in entries:
-        status = entry.get("status", "ready")
         if status in OUT_STATUSES:
-            left_out.append(f"{label} ({status})")
-            continue
-        ship = convert_design(design)
-        ship = ship.model_copy(update={"name": (entry.get("name") or "").strip() or ship.name})
-        spaces = {str(s.get("uid")) for s in design.get("systems", [])
-                  if isinstance(s, dict) and s.get("type") == "hold"}
-        ships.append(apply_carried(ship, entry, str(entry["design_id"]), spaces))
-    return ships, left_out
+            read.left_out.append(f"{label} ({status})")
+        elif status == "docked":
+            read.left_out.append(f"{label} (docked: the GM may bring it in)")
+        elif design is None:
+            builtin = is_builtin(design_id)
+            missing["builtin" if builtin else "custom"] = True
+            what = "built-in design" if builtin else "design not in the file:"
+            read.left_out.append(f"{label} ({what} {design_id})")
+        else:
+            read.ships.append(fleet_ship(entry, design, i - 1))
+    read.remedy = " ".join(text for key, text in (("builtin", BUILTIN_REMEDY),
+                                                  ("custom", CUSTOM_REMEDY)) if missing[key])
+    return read
 
 
 def design_from_toml(text: str | bytes) -> dict[str, Any]:

@@ -14,9 +14,9 @@ from pydantic import ValidationError
 
 from bot.errors import InvalidInput, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, InputField
-from bot.rules.hrft import combat, muster
+from bot.rules.hrft import combat, fm_keep, muster
 from bot.rules.hrft.convert import convert_design
-from bot.rules.hrft.imports import MAX_CATALOG, catalog_from_file, ships_from_file
+from bot.rules.hrft.imports import MAX_CATALOG, read_catalog, ships_from_file, skipped_text
 from bot.rules.hrft.model import Ship
 from bot.rules.hrft.requests import damage_spec
 from bot.rules.hrft.samples import SAMPLE_KEYS, sample_ship
@@ -38,7 +38,8 @@ def gm_actions(state: BattleState) -> list[ActionSpec]:
     if state.finished or state.step in ("orders", "finished"):
         return []
     if state.step == "setup":
-        return [ADD_DESIGN]
+        docked = fm_keep.bring_docked_spec(state)  # H-D54
+        return [ADD_DESIGN, docked] if docked else [ADD_DESIGN]
     if state.step == "muster":
         return [MUSTER_DESIGN]
     return [damage_spec(state)]
@@ -56,6 +57,8 @@ def act(state: BattleState, action: dict[str, Any], dice: Dice) -> tuple[BattleS
     state = state.model_copy(deep=True)
     if kind == "damage":
         return state, [combat.manual_damage(state, GM_SEAT, action, dice)]
+    if kind == "bring_docked":
+        return state, fm_keep.bring_docked(state, action)
     if state.step == "muster":
         return state, muster.add_designs(state, str(action.get("filename", "")),
                                          str(action.get("content", "")))
@@ -131,9 +134,9 @@ def add_design(state: BattleState, filename: str, content: str) -> tuple[BattleS
                                                                          list[Event]]:
     """The GM uploads designs: every waiting craft that names one of them joins (H-D28). A
     Fleet Manager catalog is also kept as a design source for fleets (H-D34)."""
-    catalog = catalog_from_file(filename, content)
-    if catalog is not None:
-        return add_catalog(state, filename, catalog)
+    read = read_catalog(filename, content)
+    if read is not None:
+        return add_catalog(state, filename, read.designs, skipped_text(read))
     ships = ships_from_file(filename, content)
     found = {n.lower(): s for s in ships for n in (s.name, s.class_name) if n}
     seats = {s.number for s in state.seats}
@@ -159,10 +162,12 @@ def add_design(state: BattleState, filename: str, content: str) -> tuple[BattleS
     return state, [_event(state, f"The GM uploads {filename}", added, waiting)]
 
 
-def add_catalog(state: BattleState, filename: str,
-                catalog: dict[str, dict[str, Any]]) -> tuple[BattleState, list[Event]]:
+def add_catalog(state: BattleState, filename: str, catalog: dict[str, dict[str, Any]],
+                skipped: str = "") -> tuple[BattleState, list[Event]]:
     """H-D34: the catalog's designs join the battle's design source (at most MAX_CATALOG in
-    all); waiting craft naming one of them (by name or id) join."""
+    all); waiting craft naming one of them (by name or id) join, and so do the uploaded
+    fleets' ships that name one by its built-in id (H-D55). ``skipped``: the designs the
+    catalog could not give, named with why."""
     merged = {**state.catalog, **catalog}
     if len(merged) > MAX_CATALOG:
         raise RulesError(f"The battle would hold {len(merged)} catalog designs; at most "
@@ -191,6 +196,12 @@ def add_catalog(state: BattleState, filename: str,
     event = _event(state, head, added, waiting) if added or waiting else Event(
         audience=Audience.public(), kind="bring-in", text=f"**{head}**.",
         data={"added": [], "waiting": []})
+    joined, failed = fm_keep.join_waiting(state)
+    if joined:
+        event.text += f"\nFleet ships that waited for these designs: {'; '.join(joined)}."
+    if failed:
+        event.text += f"\nStill waiting: {'; '.join(failed)}."
+    event.text += skipped
     return state, [event]
 
 

@@ -29,10 +29,24 @@ _DESIGN_KEYS = ("id", "ruleset", "name", "type_code", "hull_kind", "tmf", "hull_
 
 @dataclass
 class Imported:
-    """The ships a file adds, and the fleet ships it leaves out ("Name (hulk)")."""
+    """The ships a file adds, the fleet ships it leaves out ("Name (hulk)"), the remedy for
+    ships whose designs are missing, and a fleet file's own document to keep (H-D51)."""
 
     ships: list[Ship]
     left_out: list[str] = field(default_factory=list)
+    remedy: str = ""
+    fleet_doc: dict[str, Any] | None = None
+
+
+def _fleet(fleet: dict[str, Any], obj: dict[str, Any],
+           catalog: dict[str, dict[str, Any]] | None) -> Imported:
+    """A fleet object (``designs`` and ``factions`` from ``obj``, the file around it)."""
+    designs = obj.get("designs") or []
+    read = fleet_ships({**fleet, "designs": designs}, catalog)
+    own = {k: v for k, v in fleet.items() if k != "designs" or fleet is not obj}
+    doc = {"schema_version": SCHEMA, "kind": "FTFleet", "fleet": own, "designs": designs,
+           "factions": obj.get("factions") or []}
+    return Imported(read.ships, read.left_out, read.remedy, doc)
 
 
 def _check_header(obj: dict[str, Any], name: str) -> str | None:
@@ -75,7 +89,7 @@ def _from_json(obj: Any, name: str, catalog: dict[str, dict[str, Any]] | None) -
             raise InvalidInput(f"'{name}' is an FTFleet file without a fleet: it needs "
                                "\"fleet\": {..., \"ships\": [...]}.")
         # the fleet's custom designs sit beside it; built-in ones are named by id only
-        return Imported(*fleet_ships({**fleet, "designs": obj.get("designs") or []}, catalog))
+        return _fleet(fleet, obj, catalog)
     if kind == "FTDesign":
         if not isinstance(obj.get("design"), dict):
             raise InvalidInput(f"'{name}' is an FTDesign file without a design: it needs "
@@ -83,10 +97,10 @@ def _from_json(obj: Any, name: str, catalog: dict[str, dict[str, Any]] | None) -
         return Imported([convert_design(obj["design"])])
     # older and hand-made shapes: a bare fleet, a list of designs, a wrapped or bare design
     if isinstance(obj.get("ships"), list):
-        return Imported(*fleet_ships(obj, catalog))
+        return _fleet(obj, obj, catalog)
     fleet = obj.get("fleet")
     if isinstance(fleet, dict) and isinstance(fleet.get("ships"), list):
-        return Imported(*fleet_ships({**fleet, "designs": obj.get("designs") or []}, catalog))
+        return _fleet(fleet, obj, catalog)
     if isinstance(obj.get("designs"), list):
         designs = obj["designs"]
         if len(designs) > MAX_FILE_SHIPS:
@@ -115,7 +129,8 @@ def read_file(filename: str, data: bytes | str,
         if not result.ships:
             if result.left_out:
                 raise InvalidInput(f"'{name}' holds no ship that can fight: "
-                                   f"{', '.join(result.left_out)}.")
+                                   f"{', '.join(result.left_out)}." +
+                                   (f" {result.remedy}" if result.remedy else ""))
             raise InvalidInput(f"'{name}' holds no ships.")
         return result
     raise InvalidInput(f"Cannot read '{name}': upload a {KINDS} file.")
@@ -127,9 +142,25 @@ def ships_from_file(filename: str, data: bytes | str,
     return read_file(filename, data, catalog).ships
 
 
-def catalog_from_file(filename: str, data: bytes | str) -> dict[str, dict[str, Any]] | None:
-    """The convertible designs of a catalog file by id (only the fields conversion reads),
-    or None when the file is not a catalog. Refuses a catalog no design of which converts."""
+@dataclass
+class CatalogRead:
+    """A catalog's convertible designs by id (only the fields conversion reads), and the
+    designs it skipped, each "Name (why)" (H-D55)."""
+
+    designs: dict[str, dict[str, Any]]
+    skipped: list[str] = field(default_factory=list)
+
+
+def _skip_reason(exc: InvalidInput) -> str:
+    text = str(exc)
+    if "HRFT converts Fleet Book designs" in text:
+        return "not a Fleet Book design: HRFT converts ruleset 'fb' only"
+    return text.split(": ", 1)[-1].rstrip(".")[:160]
+
+
+def read_catalog(filename: str, data: bytes | str) -> CatalogRead | None:
+    """The designs of a catalog file, or None when the file is not a catalog. Refuses a
+    catalog no design of which converts, naming why each was skipped."""
     if _extension(filename) not in ("json", "ftdesign", "ftfleet"):
         return None
     name = filename[:100]
@@ -141,19 +172,35 @@ def catalog_from_file(filename: str, data: bytes | str) -> dict[str, dict[str, A
     if len(designs) > MAX_CATALOG:
         raise InvalidInput(f"'{name}' holds {len(designs)} designs; a battle keeps at most "
                            f"{MAX_CATALOG} catalog designs.")
-    kept: dict[str, dict[str, Any]] = {}
-    skipped = 0
-    for design in designs:
+    read = CatalogRead({})
+    for n, design in enumerate(designs, start=1):
+        label = (str(design.get("name") or design.get("id") or f"design {n}")[:80]
+                 if isinstance(design, dict) else f"design {n}")
         if not isinstance(design, dict) or not isinstance(design.get("id"), str):
-            skipped += 1
+            read.skipped.append(f"{label} (it has no id)")
             continue
         try:
             convert_design(design)
-        except InvalidInput:
-            skipped += 1  # e.g. an FT2 design: HRFT converts Fleet Book designs only
+        except InvalidInput as exc:  # e.g. an FT2 design: HRFT converts Fleet Book ones only
+            read.skipped.append(f"{label} ({_skip_reason(exc)})")
             continue
-        kept[design["id"][:60]] = {k: design[k] for k in _DESIGN_KEYS if k in design}
-    if not kept:
+        read.designs[design["id"][:80]] = {k: design[k] for k in _DESIGN_KEYS if k in design}
+    if not read.designs:
         raise InvalidInput(f"'{name}' is a catalog of {len(designs)} designs, none of which "
-                           "HRFT can convert (it converts Fleet Book designs, ruleset 'fb').")
-    return kept
+                           "HRFT can convert (it converts Fleet Book designs, ruleset 'fb'): "
+                           + "; ".join(read.skipped[:10]) + ".")
+    return read
+
+
+def skipped_text(read: CatalogRead) -> str:
+    """' Skipped: A (why); B (why).' or ''."""
+    if not read.skipped:
+        return ""
+    more = f"; and {len(read.skipped) - 12} more" if len(read.skipped) > 12 else ""
+    return f" Skipped: {'; '.join(read.skipped[:12])}{more}."
+
+
+def catalog_from_file(filename: str, data: bytes | str) -> dict[str, dict[str, Any]] | None:
+    """The convertible designs of a catalog file by id (see ``read_catalog``)."""
+    read = read_catalog(filename, data)
+    return None if read is None else read.designs

@@ -23,7 +23,7 @@ MAX_ARMOUR = 100
 MAX_THRUST = 20
 MAX_SYSTEMS = 60
 MAX_WEAPONS = 40
-MAX_NAME = 60
+MAX_NAME = 80  # Fleet Manager allows 80 characters in design and ship names (H-D53)
 MAX_CODE = 8  # type code (CE, DD, SDN ...)
 MAX_UID = 20  # a system's id inside its design ("s1", "s12")
 MAX_PARAM = 1000  # a kept system number (bays, capacity)
@@ -145,6 +145,19 @@ class FleetOrigin(BaseModel):
     fighters_lost: dict[str, int] = Field(default_factory=dict)
     salvos_spent: dict[str, int] = Field(default_factory=dict)
     one_shot_used: list[str] = Field(default_factory=list)
+    entry: int = -1  # H-D51: the ship's place in its fleet file's ``ships`` list
+
+
+class KeptFleet(BaseModel):
+    """H-D51: a Fleet Manager fleet as it was uploaded, so ``/battle export`` patches it (an
+    update of that fleet) instead of writing a new one. ``doc`` is compact JSON of
+    ``{"schema_version", "kind", "fleet", "designs", "factions"}`` (a str: deep copies of the
+    state stay cheap and the text is exactly what came in); ``ships`` maps the place (index, as
+    text) of each fleet ship that came into the battle to its battle uid."""
+
+    seat: int
+    doc: str
+    ships: dict[str, str] = Field(default_factory=dict)
 
 
 class Ship(BaseModel):
@@ -169,6 +182,9 @@ class Ship(BaseModel):
     destroyed: bool = False
     hulk: bool = False
     origin: FleetOrigin | None = None  # a Fleet Manager fleet ship (H-D34)
+    # H-D52: design systems HRFT does not model (cloak, nova cannon, holds ...): carried with
+    # the design and shown on the sheet as "not used in HRFT", never rolled or hit
+    not_used: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _lookup_blocks(self) -> Ship:

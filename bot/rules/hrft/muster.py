@@ -28,7 +28,7 @@ from bot.rules.base import (
     Request,
 )
 from bot.rules.hrft.convert import convert_design
-from bot.rules.hrft.imports import MAX_CATALOG, catalog_from_file, ships_from_file
+from bot.rules.hrft.imports import MAX_CATALOG, read_catalog, ships_from_file, skipped_text
 from bot.rules.hrft.model import Ship
 from bot.rules.hrft.samples import SAMPLE_KEYS, sample_ship
 from bot.rules.hrft.state import MAX_SHIPS_PER_SEAT, BattleState, Force, add_ship
@@ -287,7 +287,8 @@ def add_designs(state: BattleState, filename: str, content: str) -> list[Event]:
     the sides may field and the step opens again: every side chooses anew. Mutates
     ``state`` (the caller's copy); InvalidInput/RulesError say what is wrong."""
     before = designs(state)
-    catalog = catalog_from_file(filename, content)
+    read = read_catalog(filename, content)
+    catalog = read.designs if read is not None else None
     if catalog is not None:
         merged = {**state.catalog, **catalog}
         if len(merged) > MAX_CATALOG:
@@ -312,7 +313,8 @@ def add_designs(state: BattleState, filename: str, content: str) -> list[Event]:
     listed = "; ".join(f"{d.words} (size class {size_class(d.mass)})" for d in new[:20])
     more = f" and {len(new) - 20} more" if len(new) > 20 else ""
     text = (f"**The GM adds designs the sides may field**: {listed or 'nothing new'}{more}. "
-            "Every side chooses its ships again.")
+            "Every side chooses its ships again."
+            + (skipped_text(read) if read is not None else ""))
     return [Event(audience=Audience.public(), kind="designs", text=text,
                   data={"designs": [d.key for d in new]})]
 

@@ -23,7 +23,7 @@ from bot.rules.base import (
     Seat,
     StepName,
 )
-from bot.rules.hrft import combat, gm, maneuvers, muster, orders, requests, result
+from bot.rules.hrft import combat, fm_keep, gm, maneuvers, muster, orders, requests, result
 from bot.rules.hrft import embeds as shown
 from bot.rules.hrft import view as views
 from bot.rules.hrft.export import fleet_file
@@ -288,16 +288,23 @@ class HrftRuleset(RulesetBase):
                     if kind == "add_sample" else
                     read_file(str(action.get("filename", "")), str(action.get("content", "")),
                               state.catalog))
+            # H-D51: a fleet file is kept as it came, for the export (checked before any
+            # ship joins: a fleet already here or one too large changes nothing)
+            kept = fm_keep.check_new(state, read.fleet_doc) if read.fleet_doc else None
             before = len(state.ships_of(seat))
             for ship in read.ships:  # act() copied the state already
                 state = add_ship(state, seat, ship, copy=False)
                 added = state.ships_of(seat)[-1]
                 if added.origin and added.origin.one_shot_used:  # H-D34: spent before
                     state.spent[added.uid] = list(added.origin.one_shot_used)
+            if kept is not None:
+                fm_keep.keep(state, seat, kept, state.ships_of(seat)[before:])
             names = ", ".join(f"{s.name} ({s.uid})" for s in state.ships_of(seat)[before:])
             text = f"{state.seat_name(seat)} adds {names}."
             if read.left_out:
-                text += f" Left out (they cannot fight): {', '.join(read.left_out)}."
+                text += f" Left out: {', '.join(read.left_out)}."
+            if read.remedy:
+                text += f" {read.remedy}"
             return Outcome(state=state, events=[Event(
                 audience=Audience.public(), kind="ship-added", text=text)])
         events: list[Event] = []

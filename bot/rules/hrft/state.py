@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.errors import InvalidInput, InvalidState
 from bot.rules.base import Seat
-from bot.rules.hrft.model import Ship
+from bot.rules.hrft.model import KeptFleet, Ship
 from bot.rules.hrft.sequence import HrftOptions
 
 MAX_SHIPS_PER_SEAT = 12
@@ -108,6 +108,8 @@ class BattleState(BaseModel):
     # how many uploads re-opened it (each makes every side choose again)
     uploaded: dict[str, Ship] = Field(default_factory=dict)
     muster_round: int = 0
+    # H-D51: the Fleet Manager fleets the sides uploaded, kept as they came for the export
+    fm_fleets: list[KeptFleet] = Field(default_factory=list)
 
     def seat_name(self, seat: int) -> str:
         if seat == 0:

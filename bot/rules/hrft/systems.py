@@ -33,7 +33,17 @@ _KINDS: dict[str, tuple[str, list[str] | None, str]] = {
 }
 # Spaces, not systems: they never roll thresholds (H-D5).
 _SPACES = {"hold"}
+# H-D52: types Fleet Manager's Fleet Book picker writes that HRFT does not model: the ship
+# comes in without them; the sheet lists them as "not used in HRFT" and the export keeps them.
+NOT_USED: dict[str, str] = {
+    "needle_beam": "Needle beam", "nova_cannon": "Nova cannon", "wave_gun": "Wave gun",
+    "cloak": "Cloak", "reflex_field": "Reflex field", "minesweeper": "Minesweeper",
+    "tug_drive": "Tug drive", "mt_missile": "MT missile", "ortillery": "Ortillery",
+    "hold": "Hold",
+}
 CORE_SYSTEMS = ("computer", "communications", "sensors")
+# what a Fleet Manager file may hold: ecm and sensor are the bot's TOML form only
+FM_TYPES = sorted([k for k in _KINDS if k not in ("ecm", "sensor")])
 KNOWN_TYPES = sorted([*_KINDS, *_SPACES])
 
 
@@ -83,6 +93,26 @@ def _params(kind: str, ship: str, raw: dict[str, Any]) -> dict[str, Any]:
     return {k: raw[k] for k in keep if k in raw}
 
 
+def shown(kind: str) -> str:
+    return kind if len(kind) <= 30 else kind[:30] + "..."
+
+
+def not_used_labels(raw_systems: list[Any]) -> list[str]:
+    """H-D52: the design's systems HRFT carries without using, as the sheet lists them."""
+    out = []
+    for raw in raw_systems if isinstance(raw_systems, list) else []:
+        if not isinstance(raw, dict) or raw.get("type") not in NOT_USED:
+            continue
+        label = NOT_USED[raw["type"]]
+        if raw["type"] == "hold":
+            label = f"{str(raw.get('kind') or 'cargo')[:12].capitalize()} hold"
+        arcs = raw.get("arcs")
+        if isinstance(arcs, list) and arcs and all(a in ARCS for a in arcs):
+            label += " (" + "/".join(arc_order(arcs)) + ")"
+        out.append(label)
+    return out
+
+
 def build_systems(ship: str, raw_systems: list[Any], thrust: int, ftl: bool,
                   dcps: int) -> list[System]:
     """The ship's systems: design systems, drives, core systems and DCPs."""
@@ -95,10 +125,14 @@ def build_systems(ship: str, raw_systems: list[Any], thrust: int, ftl: bool,
         kind = raw["type"]
         if kind in _SPACES:
             continue
+        if kind in NOT_USED:
+            continue  # H-D52: carried, see not_used_labels
         if kind not in _KINDS:
             raise InvalidInput(
-                f"Design '{ship}': system type '{kind}' cannot be converted. Known types: "
-                f"{', '.join(KNOWN_TYPES)} (FT2 types pdaf/adaf/fighter_group are not).")
+                f"Design '{ship}': system type '{shown(kind)}' cannot be converted: it "
+                f"is not a Fleet Book type. HRFT converts {', '.join(FM_TYPES)} and carries "
+                f"{', '.join(sorted(NOT_USED))} without using them (FT2 types pdaf, adaf "
+                "and fighter_group are not converted).")
         group, fixed, base = _KINDS[kind]
         arcs = _arcs(ship, raw, fixed) if group == "arc" else []
         uid = str(raw.get("uid") or f"s{i}")

@@ -170,8 +170,8 @@ def test_h17_fleet_file_uses_carried_designs_refuses_missing_ones_and_carries_da
                         "damage": {"hull": 0, "systems_out": []}}], "designs": [d]}
     [ship] = convert_fleet(fleet)
     assert ship.name == "Kestrel"
-    with pytest.raises(InvalidInput, match="not in the file"):
-        convert_fleet({"ships": [{"design_id": "fb:fb1:nope", "name": "X"}]})
+    # H-D55: a ship whose design is missing is left out, the others still come in
+    assert convert_fleet({"ships": [{"design_id": "fb:fb1:nope", "name": "X"}]}) == []
     fleet["ships"][0]["damage"] = {"hull": 2}  # H-D34 (was refused by H-D11)
     [ship] = convert_fleet(fleet)
     assert ship.hull_left == 3 * 12 - 6

@@ -77,8 +77,10 @@ def test_h_d33_systems_weapons_and_texts_are_capped() -> None:
     guns = [{"uid": f"s{i}", "type": "pds"} for i in range(model.MAX_WEAPONS + 1)]
     assert "has 41 weapons; at most 40 are allowed" in refused(
         convert_design, design(systems=guns))
-    assert "name ('name') must be a text of at most 60" in refused(
-        convert_design, design(name="N" * 61))
+    # H-D53: the Fleet Manager allows 80 characters in a name
+    assert convert_design(design(name="N" * 80)).name == "N" * 80
+    assert "name ('name') must be a text of at most 80" in refused(
+        convert_design, design(name="N" * 81))
     assert "type code ('type_code') must be a text of at most 8" in refused(
         convert_design, {**design(), "type_code": "X" * 9})
     bad = [{"uid": "u" * 21, "type": "fire_control"}]

@@ -69,36 +69,49 @@ def test_a_three_ship_fleet_of_custom_designs_comes_in_as_three_named_ships() ->
     assert ship.name == "Pike" and ship.armour_left == 6
 
 
-def test_built_in_design_ids_are_refused_naming_them() -> None:
-    text = refused(ships_from_file, "f.FTFleet", dumps(builtin_fleet()))
-    assert "fb:test:alpha-escort (Swift)" in text and "fb:test:beta-cruiser (Bastion)" in text
-    assert "Export the fleet with its designs included" in text
-    assert "/battle design" in text
-    assert PIKE["id"] not in text  # the carried design is found
+def test_built_in_design_ids_leave_those_ships_out_with_a_remedy_that_works() -> None:
+    # H-D55: the ships whose designs are known come in; the others are named with why
+    read = read_file("f.FTFleet", dumps(builtin_fleet()))
+    assert [s.name for s in read.ships] == ["Resolute"]
+    assert read.left_out == ["Swift (built-in design fb:test:alpha-escort)",
+                             "Bastion (built-in design fb:test:beta-cruiser)"]
+    assert "make a variant" in read.remedy and "/battle design" in read.remedy
+    # the Fleet Manager cannot include built-in designs: never advise it
+    assert "with its designs included" not in read.remedy
+    only = fm_fleet([fm_ship("sh1", BUILTIN_A["id"], "Swift")], [])
+    text = refused(ships_from_file, "f.FTFleet", dumps(only))
+    assert "no ship that can fight: Swift (built-in design fb:test:alpha-escort)" in text
+    assert "make a variant" in text
     # a missing custom design is named too, without the catalog advice
     lost = fm_fleet([fm_ship("sh1", "deadbeef0000", "Ghost")], [])
     text = refused(ships_from_file, "f.FTFleet", dumps(lost))
-    assert "deadbeef0000 (Ghost)" in text and "/battle design" not in text
+    assert "Ghost (design not in the file: deadbeef0000)" in text
+    assert "/battle design" not in text
 
 
-def test_with_the_gms_catalog_a_fleet_of_built_in_designs_imports() -> None:
+def test_with_the_gms_catalog_the_waiting_built_in_ships_come_in() -> None:
     state = new_battle()
+    state, text = add_file(state, 1, "f.FTFleet", builtin_fleet())
+    assert [s.name for s in state.ships_of(1)] == ["Resolute"]
+    assert "Left out: Swift (built-in design fb:test:alpha-escort)" in text
+    assert "make a variant" in text
     catalog = fm_catalog(BUILTIN_A, BUILTIN_B, fm_design("ft2:x:gen", "Generic", hull=0))
-    with pytest.raises(UserError, match="fb:test:alpha-escort"):
-        add_file(state, 1, "f.FTFleet", builtin_fleet())
     names = RULESET.upload_names("book.json", dumps(catalog), state, "add_design")
     assert names == ["Alpha", "Beta"]  # the FT2 design cannot be converted: not kept
     out = RULESET.act(state, GM_SEAT, {"type": "add_design", "filename": "book.json",
                                        "content": json.dumps(catalog)}, DICE)
     state = out.state
     assert set(state.catalog) == {BUILTIN_A["id"], BUILTIN_B["id"]}
-    assert "2 designs that fleet files may name" in out.events[0].text
+    text = out.events[0].text
+    assert "2 designs that fleet files may name" in text
+    assert "Fleet ships that waited for these designs: Swift for Alice as 1b; Bastion for " \
+           "Alice as 1c" in text
     assert "source" not in state.catalog[BUILTIN_A["id"]]  # only what conversion reads
-    assert RULESET.upload_names("f.FTFleet", dumps(builtin_fleet()), state) == [
-        "Swift", "Bastion", "Resolute"]
-    state, text = add_file(state, 1, "f.FTFleet", builtin_fleet())
     assert [(s.name, s.class_name) for s in state.ships_of(1)] == [
-        ("Swift", "Alpha"), ("Bastion", "Beta"), ("Resolute", "Pike")]
+        ("Resolute", "Pike"), ("Swift", "Alpha"), ("Bastion", "Beta")]
+    # the same fleet again would bring its ships twice: refused, nothing changes
+    with pytest.raises(UserError, match="already in this battle"):
+        add_file(state, 1, "f.FTFleet", builtin_fleet())
 
 
 def test_catalog_uploads_are_bounded() -> None:
@@ -157,9 +170,10 @@ def test_recorded_damage_and_status_are_carried() -> None:
         fm_ship("sh4", PIKE["id"], "Docked", status="docked"),
     ], [PIKE, LANCE])
     result = read_file("f.FTFleet", dumps(fleet))
-    assert result.left_out == ["Wreck (hulk)", "Gone (destroyed)"]
-    scarred, docked = result.ships
-    assert docked.name == "Docked" and docked.hull_left == 36
+    # H-D54: a docked ship stays out unless the GM brings it in
+    assert result.left_out == ["Wreck (hulk)", "Gone (destroyed)",
+                               "Docked (docked: the GM may bring it in)"]
+    [scarred] = result.ships
     # 5 FT hull boxes = 15 HRFT boxes, spread evenly over six blocks of 9
     lost = [scarred.blocks[n].hull_lost for n in scarred.ring]
     assert sum(lost) == 15 and max(lost) - min(lost) <= 1
@@ -168,7 +182,7 @@ def test_recorded_damage_and_status_are_carried() -> None:
     assert scarred.current_thrust == 2  # one drive hit halves thrust 4
     assert scarred.origin and scarred.origin.fighters_lost == {"h1": 1}
     state, text = add_file(new_battle(), 1, "f.FTFleet", fleet)
-    assert "Left out (they cannot fight): Wreck (hulk), Gone (destroyed)" in text
+    assert "Left out: Wreck (hulk), Gone (destroyed), Docked (docked" in text
     assert state.spent["1a"] == ["s3"]  # the submunition was used in an earlier game
 
 
@@ -219,13 +233,14 @@ def carried(doc: dict[str, Any]) -> list[tuple[str, str, str, dict[str, Any]]]:
     return [(s["name"], s["design_id"], s["status"], s["damage"]) for s in doc["fleet"]["ships"]]
 
 
-def test_export_writes_the_survivors_in_the_fleet_managers_shape() -> None:
+def test_export_writes_the_fleet_back_in_the_fleet_managers_shape() -> None:
     doc = side_fleet(battle_with_damage(), 1, "Vega")
     assert {k: doc[k] for k in ("schema_version", "kind", "factions")} == {
         "schema_version": 2, "kind": "FTFleet", "factions": []}
     ships = doc["fleet"]["ships"]
-    assert [s["name"] for s in ships] == ["Scarred", "Swift", "Kestrel"]  # Doomed destroyed
-    scarred, swift, kestrel = ships
+    # H-D51: the destroyed ship stays in the fleet, marked destroyed; the sample is added
+    assert [s["name"] for s in ships] == ["Scarred", "Swift", "Doomed", "Kestrel"]
+    scarred, swift, doomed, kestrel = ships
     assert scarred["uid"] == "sh1" and scarred["design_id"] == LANCE["id"]
     assert scarred["damage"] == {"hull": 5, "armour": 1, "systems_out": ["s2"],
                                  "drive_hits": 1, "fighters_lost": {"h1": 2},
@@ -233,12 +248,14 @@ def test_export_writes_the_survivors_in_the_fleet_managers_shape() -> None:
     assert swift["design_id"] == BUILTIN_A["id"] and swift["status"] == "damaged"
     assert swift["damage"]["hull"] == 2 and swift["damage"]["systems_out"] == ["s1"]
     assert "FTL drive destroyed" in swift["notes"]
+    assert doomed["status"] == "destroyed" and doomed["uid"] == "sh3"
     assert kestrel["damage"]["hull"] == 1 and kestrel["status"] == "damaged"
-    # custom designs only: the built-in one is named by id; the sample gets a written design
+    assert kestrel["uid"].startswith("adm-")
+    # the player's designs as they came; the built-in one named by id; the sample written
     ids = [d["id"] for d in doc["designs"]]
-    assert LANCE["id"] in ids and BUILTIN_A["id"] not in ids and kestrel["design_id"] in ids
-    assert PIKE["id"] not in ids  # only the destroyed ship used it
-    assert len(ids) == 2 and len(kestrel["design_id"]) == 12
+    assert ids[:2] == [PIKE["id"], LANCE["id"]] and doc["designs"][:2] == [PIKE, LANCE]
+    assert BUILTIN_A["id"] not in ids and kestrel["design_id"] == ids[2]
+    assert len(ids) == 3 and len(kestrel["design_id"]) == 12
 
 
 def test_export_round_trips_through_the_importer() -> None:
@@ -294,5 +311,5 @@ def test_a_hulk_is_exported_as_a_hulk_and_left_out_when_read_back() -> None:
     [entry] = [s for s in doc["fleet"]["ships"] if s["name"] == "Swift"]
     assert entry["status"] == "hulk" and entry["damage"]["hull"] == swift.hull_total
     result = read_file("after.FTFleet", dumps(doc), state.catalog)
-    assert result.left_out == ["Swift (hulk)"]
+    assert result.left_out == ["Swift (hulk)", "Doomed (destroyed)"]
     assert [s.name for s in result.ships] == ["Scarred", "Kestrel"]
