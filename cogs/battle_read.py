@@ -186,6 +186,8 @@ def ship_text(ship: dict[str, Any]) -> str:
     out = [s["label"] for s in ship["systems"] if s["hits"]]
     lines.append("Systems out: " + (", ".join(out) if out else "none"))
     lines.append(f"DCPs free this turn: {ship['dcps_free']} of {ship['dcps_working']}")
+    if ship.get("not_used"):  # H-D52: carried from the Fleet Manager design
+        lines.append("Not used in HRFT: " + ", ".join(ship["not_used"]))
     if ship.get("screens"):
         lines.append(f"Screens: {ship['screens']}")
     moved = ship.get("maneuver")

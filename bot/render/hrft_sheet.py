@@ -188,6 +188,9 @@ def _draw_center(canvas: Canvas, ship: dict[str, Any],
         ("Central", [s for s in ship["systems"] if s["group"] == "central"
                      and s["type"] != "dcp"]),
         ("Core", [s for s in ship["systems"] if s["group"] == "core"]),
+        # H-D52: design systems HRFT carries without using them
+        ("Not used in HRFT", [{"label": label, "hits": 0, "max_hits": 1}
+                             for label in ship.get("not_used", [])]),
     ]
     lines: list[tuple[str, int, tuple[int, int, int]]] = []
     for title, systems in sections:

@@ -43,6 +43,7 @@ def ship_view(state: BattleState, ship: Ship, viewer: int | None) -> dict[str, A
         "systems": [{"uid": s.uid, "label": s.label, "type": s.type, "group": s.group,
                      "arcs": list(s.arcs), "hits": s.hits, "max_hits": s.max_hits,
                      "inverted": s.inverted} for s in ship.systems],
+        "not_used": list(ship.not_used),  # H-D52: carried from the design, not used in HRFT
         "damage_control": ship.damage_control, "dcps_working": ship.working_dcps,
         "dcps_free": ship.working_dcps - state.dcp_used.get(ship.uid, 0),
         "medic_used": ship.uid in state.medic_used,
