@@ -67,6 +67,17 @@ def _filled(interaction: discord.Interaction, name: str) -> str:
     return str(getattr(interaction.namespace, name, "") or "")
 
 
+def _docked_value(options: list[tuple[str, str]], typed: str) -> str:
+    """The option a GM's typed ship names: its value (autocomplete), its label or its name."""
+    typed = typed.strip()
+    for value, label in options:
+        if typed == value or typed.lower() in (label.lower(),
+                                               label.rsplit(" (", 1)[0].lower()):
+            return value
+    names = ", ".join(label for _, label in options)
+    raise InvalidInput(f"No docked ship '{typed[:40]}' waits. Docked ships: {names}.")
+
+
 class BattleCog(commands.GroupCog, group_name="battle"):
     """HRFT battles: start one in a thread, add ships, fire, damage, repair, sheets."""
 
@@ -210,6 +221,34 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                                              campaign_channel_id(interaction), "add_design",
                                              file.filename, data)
         await reply(interaction, "Design uploaded: the result is in the thread.")
+
+    @app_commands.command(description="GM: bring a ship docked in its Fleet Manager fleet "
+                                      "into the battle")
+    @app_commands.describe(ship="The docked ship (its name)")
+    async def undock(self, interaction: discord.Interaction, ship: str) -> None:
+        battle = await _battle(interaction)
+        require_started(battle)
+        spec = battle.gm_spec("bring_docked")  # H-D54: the GM's action, during setup
+        if spec is None:
+            raise InvalidState("No docked ship waits to come in: the GM brings docked ships "
+                               "of an uploaded fleet in during setup.")
+        value = _docked_value(option_values(spec, "ship"), ship)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await service_of(interaction).gm_act(actor_of(interaction),
+                                             campaign_channel_id(interaction),
+                                             {"type": "bring_docked", "ship": value})
+        await reply(interaction, "Ship brought in: the result is in the thread.")
+
+    @undock.autocomplete("ship")
+    async def docked_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        battle = await _quiet_battle(interaction)
+        spec = battle.gm_spec("bring_docked") if battle else None
+        if spec is None:
+            return []
+        return _choices([(label, value) for value, label in option_values(spec, "ship")
+                         if current.lower() in label.lower()][:25])
 
     async def _campaign_command(self, interaction: discord.Interaction, name: str) -> None:
         """The /campaign command of that name, so both behave the same (welcome DM, closed

@@ -19,6 +19,7 @@ from tests.rules.hrft.fm_files import (
     fm_catalog,
     fm_fleet,
     fm_ship,
+    full_fleet,
 )
 
 
@@ -86,3 +87,35 @@ async def test_a_fleet_of_built_in_designs_needs_the_gms_catalog(world: World) -
     added = await w.alice.slash(thread, "battle add", file=("f.FTFleet", dumps(fleet)))
     assert "Added Swift, Bastion" in said(added), said(added)
     assert any("adds Swift (1a), Bastion (1b)" in m.content for m in thread.history())
+
+
+async def test_export_is_an_update_of_the_uploaded_fleet_and_the_gm_undocks(
+        world: World) -> None:
+    """H-D51, H-D54 in simcord: the docked ship stays out until the GM's /battle undock; the
+    export keeps the fleet's id, header and ships, and stamps it newer."""
+    w = world
+    thread = await open_battle(w)
+    original = full_fleet()
+    added = await w.alice.slash(thread, "battle add", file=("vega.FTFleet", dumps(original)))
+    assert "Added Indomitable, Picket, Lookout" in said(added), said(added)
+    assert any("Sleeper (docked: the GM may bring it in)" in m.content
+               for m in thread.history())
+    await refused(w.alice, thread, "battle undock", "GM", ship="Sleeper")
+    await refused(w.gm, thread, "battle undock", "Docked ships: Sleeper (alice)", ship="Nope")
+    done = await w.gm.slash(thread, "battle undock", ship="Sleeper")
+    assert done.ephemeral and "brought in" in said(done), said(done)
+    assert any("brings Sleeper out of dock** for alice as 1d" in m.content
+               for m in thread.history())
+    await refused(w.gm, thread, "battle undock", "No docked ship waits", ship="Sleeper")
+
+    _, doc = await exported(w.alice, thread)
+    fleet, before = doc["fleet"], original["fleet"]
+    assert {k: v for k, v in fleet.items() if k not in ("ships", "modified")} == {
+        k: v for k, v in before.items() if k not in ("ships", "modified")}
+    assert fleet["modified"] > before["modified"]  # the ship left its dock: a newer copy
+    assert [s["uid"] for s in fleet["ships"]] == ["sh1", "sh2", "sh3", "sh4", "sh5"]
+    assert fleet["ships"][3]["status"] == "ready"
+    assert fleet["ships"][:3] == before["ships"][:3] and fleet["ships"][4] == before["ships"][4]
+    assert doc["designs"] == original["designs"]
+    result = await w.alice.slash(thread, "battle export")
+    assert "update of the fleet you uploaded" in said(result)

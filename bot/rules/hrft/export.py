@@ -108,7 +108,8 @@ def _status(ship: Ship, damage: dict[str, Any]) -> str:
 def patched_entry(entry: dict[str, Any], ship: Ship, spent: list[str],
                   title: str) -> dict[str, Any]:
     """A kept fleet ship after the battle: its damage in Fleet Manager boxes, its status and
-    a note on damage the Fleet Manager has no field for; every other field as it came."""
+    a note on damage the Fleet Manager has no field for; every other field as it came. A
+    docked ship the GM brought in (H-D54) left its dock: ready or damaged now."""
     old = entry.get("damage") if isinstance(entry.get("damage"), dict) else {}
     assert isinstance(old, dict)
     fought = carried_damage(ship, spent)
@@ -120,8 +121,8 @@ def patched_entry(entry: dict[str, Any], ship: Ship, spent: list[str],
                                        fought["one_shot_used"], modelled)}
     new = dict(entry)
     notes = unmapped(ship)
-    if _same(damage, old) and not notes and not ship.out:
-        return new  # untouched: written back exactly as it came
+    if _same(damage, old) and not notes and not ship.out and entry.get("status") != "docked":
+        return new  # untouched: written back exactly as it came (H-D51)
     new["damage"] = damage
     new["status"] = _status(ship, damage)
     if notes:
