@@ -67,7 +67,9 @@ def design_of(ship: Ship, design_id: str) -> dict[str, Any]:
 
 
 def _unique(wanted: str, used: set[str]) -> str:
-    """``wanted``, or with a number added until no id in ``used`` has it; then used."""
+    """``wanted``, or with a number added until no id in ``used`` has it; then used. At most
+    64 characters, as the Fleet Manager's ids."""
+    wanted = wanted[:56]
     out, n = wanted, 2
     while out in used:
         out, n = f"{wanted}-{n}", n + 1

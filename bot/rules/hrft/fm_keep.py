@@ -9,6 +9,7 @@ built-in design the GM's catalog upload supplies later (H-D55).
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from bot.errors import InvalidInput, RulesError
@@ -24,9 +25,15 @@ MAX_KEPT_CHARS = 400_000
 
 
 def kept_doc(kept: KeptFleet) -> dict[str, Any]:
-    """The kept ``.FTFleet`` document (a fresh copy)."""
+    """The kept ``.FTFleet`` document (a fresh copy, the caller may change it)."""
     doc: dict[str, Any] = json.loads(kept.doc)
     return doc
+
+
+@lru_cache(maxsize=16)
+def _read_only(text: str) -> Any:
+    """The parsed kept text, shared: only for reading (the GM's actions are listed often)."""
+    return json.loads(text)
 
 
 def _fleet_id(doc: dict[str, Any]) -> str | None:
@@ -69,10 +76,10 @@ def docked(state: BattleState) -> list[tuple[int, int, dict[str, Any]]]:
     """(kept fleet index, entry index, entry) of every docked ship not brought in yet."""
     out = []
     for k, kept in enumerate(state.fm_fleets):
-        for i, entry in enumerate(_entries(kept_doc(kept))):
+        for i, entry in enumerate(_entries(_read_only(kept.doc))):
             if (isinstance(entry, dict) and entry.get("status") == "docked"
                     and str(i) not in kept.ships):
-                out.append((k, i, entry))
+                out.append((k, i, dict(entry)))
     return out
 
 
