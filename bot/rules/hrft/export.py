@@ -7,8 +7,8 @@ status, a note on damage it has no field for) and the fleet's ``modified`` set t
 time, so the Fleet Manager takes it as the newer copy. Everything else (header, squadrons,
 log, notes, each ship's uid, location, notes and loadout, the player's designs) is written back
 as it came. Ships from elsewhere (samples, the GM's designs, another fleet file) are added with
-uids and design ids that cannot collide with the fleet's (H-D51). Destroyed ships and hulks
-stay in the fleet with that status.
+uids and design ids that cannot collide with the fleet's (H-D51), if they survived. The
+fleet's own destroyed ships and hulks stay in it with that status.
 """
 
 from __future__ import annotations
@@ -203,8 +203,8 @@ def side_fleet(state: BattleState, seat: int, title: str,
     carried = {str(d.get("id")): d for k in kept[1:]
                for d in kept_doc(k).get("designs") or [] if isinstance(d, dict)}
     for ship in ships:
-        if ship.uid in placed or (ship.destroyed and not kept):
-            continue  # a new fleet holds the survivors only
+        if ship.uid in placed or ship.destroyed:
+            continue  # a ship from elsewhere joins the fleet only if it survived
         design_id = ship.origin.design_id if ship.origin and ship.origin.design_id else ""
         if design_id and design_id not in design_ids and design_id in carried:
             designs.append(carried[design_id])

@@ -244,3 +244,15 @@ def test_the_kept_fleets_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(UserError, match=r"keeps at most \d+ kB of Fleet Manager fleets"):
         add_file(state, 2, other)
     assert len(state.fm_fleets) == 1 and not state.ships_of(2)
+
+
+def test_a_destroyed_sample_does_not_join_the_players_fleet() -> None:
+    state, _ = add_file(new_battle(), 1, fm_fleet([fm_ship("sh1", PIKE["id"], "Resolute")],
+                                                  [PIKE]))
+    for sample in ("kestrel", "lynx"):
+        state = RULESET.act(state, 1, {"type": "add_sample", "sample": sample}, DICE).state
+    state.ships["1b"].destroyed = True
+    doc = side_fleet(state, 1, "Vega", WHEN)
+    assert [s["name"] for s in doc["fleet"]["ships"]] == ["Resolute", "Lynx"]
+    assert len(doc["designs"]) == 2  # Pike as it came, and the Lynx written
+    assert doc["designs"][0] == PIKE and doc["designs"][1]["modified"] == STAMP
