@@ -326,6 +326,10 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         names = await service_of(interaction).upload(
             actor_of(interaction), campaign_channel_id(interaction), "add_file",
             file.filename, data)
+        if not names:  # H-D54: a fleet whose ships are all docked waits for the GM
+            await reply(interaction, "Your fleet is kept, but its ships are all in dock: the "
+                                     "GM may bring them in (`/battle undock`), or add more.")
+            return
         await reply(interaction, f"Added {', '.join(names)}; add more or `/battle ready`.")
 
     @add.autocomplete("sample")

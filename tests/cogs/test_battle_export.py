@@ -119,3 +119,15 @@ async def test_export_is_an_update_of_the_uploaded_fleet_and_the_gm_undocks(
     assert doc["designs"] == original["designs"]
     result = await w.alice.slash(thread, "battle export")
     assert "update of the fleet you uploaded" in said(result)
+
+
+async def test_a_fleet_all_in_dock_waits_for_the_gm(world: World) -> None:
+    w = world
+    thread = await open_battle(w)
+    fleet = fm_fleet([fm_ship("sh1", PIKE["id"], "Sleeper", status="docked")], [PIKE])
+    added = await w.alice.slash(thread, "battle add", file=("dock.FTFleet", dumps(fleet)))
+    assert "its ships are all in dock" in said(added) and "/battle undock" in said(added)
+    done = await w.gm.slash(thread, "battle undock", ship="Sleeper")
+    assert "brought in" in said(done), said(done)
+    _, doc = await exported(w.alice, thread)
+    assert [(s["name"], s["status"]) for s in doc["fleet"]["ships"]] == [("Sleeper", "ready")]

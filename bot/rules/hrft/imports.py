@@ -126,7 +126,8 @@ def read_file(filename: str, data: bytes | str,
         return Imported([convert_toml(safe_load.decode(data, f"'{name}'", MAX_TOML_BYTES))])
     if ext in ("ftdesign", "ftfleet", "json"):
         result = _from_json(safe_load.load_json(data, f"'{name}'", MAX_BYTES), name, catalog)
-        if not result.ships:
+        docked = any(e.endswith("(docked: the GM may bring it in)") for e in result.left_out)
+        if not result.ships and not (docked and result.fleet_doc):  # H-D54: kept for the GM
             if result.left_out:
                 raise InvalidInput(f"'{name}' holds no ship that can fight: "
                                    f"{', '.join(result.left_out)}." +
@@ -188,7 +189,9 @@ def read_catalog(filename: str, data: bytes | str) -> CatalogRead | None:
     if not read.designs:
         raise InvalidInput(f"'{name}' is a catalog of {len(designs)} designs, none of which "
                            "HRFT can convert (it converts Fleet Book designs, ruleset 'fb'): "
-                           + "; ".join(read.skipped[:10]) + ".")
+                           + "; ".join(read.skipped[:10])
+                           + (f"; and {len(read.skipped) - 10} more" if len(read.skipped) > 10
+                              else "") + ".")
     return read
 
 

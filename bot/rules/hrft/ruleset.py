@@ -300,7 +300,8 @@ class HrftRuleset(RulesetBase):
             if kept is not None:
                 fm_keep.keep(state, seat, kept, state.ships_of(seat)[before:])
             names = ", ".join(f"{s.name} ({s.uid})" for s in state.ships_of(seat)[before:])
-            text = f"{state.seat_name(seat)} adds {names}."
+            text = (f"{state.seat_name(seat)} adds {names}." if names else
+                    f"{state.seat_name(seat)} brings a fleet whose ships are all in dock.")
             if read.left_out:
                 text += f" Left out: {', '.join(read.left_out)}."
             if read.remedy:

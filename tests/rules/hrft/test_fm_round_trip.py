@@ -256,3 +256,18 @@ def test_a_destroyed_sample_does_not_join_the_players_fleet() -> None:
     assert [s["name"] for s in doc["fleet"]["ships"]] == ["Resolute", "Lynx"]
     assert len(doc["designs"]) == 2  # Pike as it came, and the Lynx written
     assert doc["designs"][0] == PIKE and doc["designs"][1]["modified"] == STAMP
+
+
+def test_a_fleet_all_in_dock_is_kept_for_the_gm() -> None:
+    fleet = fm_fleet([fm_ship("sh1", PIKE["id"], "Sleeper", status="docked")], [PIKE])
+    state, text = add_file(new_battle(), 1, fleet)
+    assert "brings a fleet whose ships are all in dock" in text and not state.ships_of(1)
+    assert len(state.fm_fleets) == 1
+    value = next(s for s in RULESET.gm_actions(state)
+                 if s.type == "bring_docked").fields[0].options[0].value
+    state, text = gm(state, {"type": "bring_docked", "ship": value})
+    assert [s.name for s in state.ships_of(1)] == ["Sleeper"]
+    # a fleet with nothing to fight and nothing docked is still refused
+    gone = fm_fleet([fm_ship("sh1", PIKE["id"], "Gone", status="destroyed")], [PIKE])
+    with pytest.raises(UserError, match="no ship that can fight: Gone"):
+        add_file(new_battle(), 1, gone)
