@@ -278,8 +278,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         )
         await reply(interaction, "Battle ended; the report is in the thread.")
 
-    @app_commands.command(description="Your side's surviving ships as a Fleet Manager "
-                                      ".FTFleet file (GM: any side)")
+    @app_commands.command(description="Your side's fleet as a Fleet Manager .FTFleet: an update "
+                                      "of the one you uploaded (GM: any side)")
     @app_commands.describe(side="GM: the number of the side to export (players: their own)")
     async def export(self, interaction: discord.Interaction,
                      side: app_commands.Range[int, 1, 6] | None = None) -> None:
