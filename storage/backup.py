@@ -123,8 +123,6 @@ def backup(database: Path, target: Path) -> BackupResult:
     _check_file(database, "the database to back up; the bot creates it on its first start")
     if target.exists():
         raise BackupRefused(f"{target} already exists; give the backup a new name.")
-    if target.resolve() == database.resolve():
-        raise BackupRefused(f"{target} is the database itself; give the backup a new name.")
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     try:
@@ -193,18 +191,21 @@ def restore(
     database.parent.mkdir(parents=True, exist_ok=True)
     kept: Path | None = None
     try:
-        if database.exists():
-            target = _lock_exclusively(database)
-            kept = database.with_name(
-                f"{database.name}.before-restore-{now().strftime('%Y%m%dT%H%M%SZ')}"
-            )
-            with closing(sqlite3.connect(kept, isolation_level=None)) as saved:
-                target.backup(saved, pages=-1)
-                saved.execute("PRAGMA journal_mode = DELETE").fetchall()
-        else:
-            target = sqlite3.connect(database, isolation_level=None)
-        with closing(target), closing(_open_existing(source, read_only=True)) as backup_conn:
-            backup_conn.backup(target, pages=-1)
+        existed = database.exists()
+        target = (
+            _lock_exclusively(database)
+            if existed
+            else sqlite3.connect(database, isolation_level=None)
+        )
+        with closing(target):
+            if existed:
+                stamp = now().strftime("%Y%m%dT%H%M%SZ")
+                kept = database.with_name(f"{database.name}.before-restore-{stamp}")
+                with closing(sqlite3.connect(kept, isolation_level=None)) as saved:
+                    target.backup(saved, pages=-1)
+                    saved.execute("PRAGMA journal_mode = DELETE").fetchall()
+            with closing(_open_existing(source, read_only=True)) as backup_conn:
+                backup_conn.backup(target, pages=-1)
             problem = _problem(target, full=False)
             if problem:  # not seen in practice: the backup API copies pages verbatim
                 raise BackupRefused(f"{database} after the restore: {problem}.")
