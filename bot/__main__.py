@@ -1,4 +1,5 @@
-"""Command line: ``python -m bot`` runs the bot; subcommands check, migrate and demo offline.
+"""Command line: ``python -m bot`` runs the bot; subcommands check, migrate, back up, restore
+and demo offline.
 
 Exit status: 0 done, 1 the work failed (bad config, demo did not finish), 2 usage problem
 (bad arguments, no token).
@@ -84,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     migrate = sub.add_parser("migrate", help="bring the database schema up to date")
     migrate.add_argument("--db", type=Path, default=None, help="SQLite file (default: settings)")
 
+    _add_backup_commands(sub)
+
     demo = sub.add_parser(
         "demo",
         help="play a whole campaign offline with scripted players; write a transcript",
@@ -114,6 +117,46 @@ def build_parser() -> argparse.ArgumentParser:
         help="a campaign setting or rule-set option, as /campaign settings takes (repeatable)",
     )
     return parser
+
+
+def _add_backup_commands(sub: argparse._SubParsersAction) -> None:
+    backup = sub.add_parser("backup", help="copy the database, safely while the bot runs")
+    backup.add_argument("file", type=Path, help="the new backup file")
+    backup.add_argument("--db", type=Path, default=None, help="SQLite file (default: settings)")
+    restore = sub.add_parser(
+        "restore", help="check a backup and put it in place of the database (bot stopped)"
+    )
+    restore.add_argument("file", type=Path, help="the backup file to restore")
+    restore.add_argument("--db", type=Path, default=None, help="SQLite file (default: settings)")
+
+
+def cmd_backup(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
+    """``backup`` and ``restore`` (storage/backup.py does the work, P-39)."""
+    from storage.backup import BackupRefused, backup, restore
+
+    path = args.db
+    if path is None:
+        settings = _settings_or_report(args.config, env, err)
+        if settings is None:
+            return EXIT_FAILED
+        path = settings.database_path
+    try:
+        if args.command == "backup":
+            made = backup(path, args.file)
+            print(f"{path} backed up to {made.path} (schema version {made.schema})", file=out)
+        else:
+            done = restore(args.file, path)
+            print(
+                f"{args.file} restored into {path} (schema version {done.schema}); "
+                "start the bot (on start, migrations bring an older schema up to date)",
+                file=out,
+            )
+            if done.kept:
+                print(f"the database it replaced is kept as {done.kept}", file=out)
+    except BackupRefused as exc:
+        print(str(exc), file=err)
+        return EXIT_FAILED
+    return EXIT_OK
 
 
 def _settings_or_report(path: Path | None, env: Mapping[str, str], err: TextIO) -> Settings | None:
@@ -269,6 +312,8 @@ def main(
         return cmd_migrate(args, env, out, err)
     if args.command == "demo":
         return cmd_demo(args, env, out, err)
+    if args.command in ("backup", "restore"):
+        return cmd_backup(args, env, out, err)
     return cmd_run(args, env, err)
 
 

@@ -165,13 +165,19 @@ def test_readme_opens_with_the_two_commands_ci_runs() -> None:
     first_block = text.split("```")[1].strip().splitlines()
     assert len(first_block) == 2
     run_bot, run_tests = first_block
-    assert run_bot.startswith("python3 -m venv .venv && .venv/bin/pip install -e . && ")
+    # both install the locked versions, hashes checked, then the bot itself (P-40)
+    assert run_bot.startswith(
+        "python3 -m venv .venv && .venv/bin/pip install --require-hashes -r requirements.lock"
+        " && .venv/bin/pip install --no-deps -e . && "
+    )
     assert run_bot.endswith(".venv/bin/python -m bot") and "DISCORD_TOKEN=" in run_bot
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    test_command = run_tests.split(" && ")[-1]
+    install_tests, install_bot, test_command = run_tests.split(" && ")[1:]
     assert test_command == ".venv/bin/python -m pytest -q"
     assert test_command in ci
-    assert '.venv/bin/pip install -e ".[test]"' in ci and '-e ".[test]"' in run_tests
+    assert install_tests == ".venv/bin/pip install --require-hashes -r requirements-test.lock"
+    assert install_tests in ci and install_bot in ci
+    assert install_bot == ".venv/bin/pip install --no-deps -e ."
 
 
 def test_a_refused_token_is_a_usage_error_not_a_traceback(
