@@ -43,6 +43,7 @@ DamageKind = Literal["direct", "missile", "fighter", "area", "enveloping"]
 MAX_NAME = 80
 MAX_FILE = 200_000  # bytes: the rules refuse larger ship files too (safe_load.MAX_BYTES)
 THREAD_MINUTES = 10080  # a week: battles are played over days
+DEFAULT_NAME = "HRFT battle"
 
 
 def _choices(pairs: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
@@ -94,10 +95,12 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                "from the list",
         ref="Optional: which battle of that campaign (pick it from the list), e.g. 0202/A-3 "
             "or Orbit 2",
+        designs="For craft that name no design: 'auto' (the sample nearest each one's mass) "
+                "or 'Craft=design; ...' (a sample or an uploaded catalog's design)",
     )
     async def start(
-        self, interaction: discord.Interaction, name: str = "HRFT battle",
-        parent: str | None = None, ref: str | None = None,
+        self, interaction: discord.Interaction, name: str = DEFAULT_NAME,
+        parent: str | None = None, ref: str | None = None, designs: str = "",
     ) -> None:
         campaign_channel_id(interaction)
         channel = interaction.channel
@@ -114,7 +117,9 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                      if parent is not None else None)
         if parent_id is not None:  # H-D28: refuse a bad reference before any thread exists
             linked = await service_of(interaction).battle_link(actor, interaction.guild.id,
-                                                               parent_id, ref or "")
+                                                               parent_id, ref or "", designs)
+        if linked is not None and linked.name and name == DEFAULT_NAME:
+            name = linked.name[:MAX_NAME]  # P-16: its round or turn in the thread's name
         # No defer: after a public defer, a refusal would be public too; creating a thread
         # and a campaign row is quick.
         thread = await channel.create_thread(
@@ -126,7 +131,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         try:
             if linked is not None:  # one intent seats, starts and brings the craft in
                 info = await service.open_battle(actor, interaction.guild.id, thread.id, name,
-                                                 parent_id or 0, ref or "")
+                                                 parent_id or 0, ref or "", designs)
             else:
                 info = await service.create(
                     actor, interaction.guild.id, thread.id, RULESET, name,
@@ -197,12 +202,15 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         await self._campaign_command(interaction, "join")
 
     @app_commands.command(description="GM: begin the battle with the players who joined")
-    async def begin(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(designs="For campaign craft that name no design: 'auto' or "
+                                   "'Craft=design; ...'")
+    async def begin(self, interaction: discord.Interaction, designs: str = "") -> None:
         await _battle(interaction)  # refuses outside a battle thread
         await interaction.response.defer(ephemeral=True, thinking=True)
         # one intent: the start and the parent battle's craft (H-D28), posted in the thread
         info = await service_of(interaction).begin_battle(actor_of(interaction),
-                                                          campaign_channel_id(interaction))
+                                                          campaign_channel_id(interaction),
+                                                          designs)
         await reply(interaction, f"**{info.name}** begins.")
 
     @app_commands.command(description="GM: upload designs that waiting campaign craft name, "

@@ -108,6 +108,16 @@ async def live_in_channel(db: Reader, channel_id: int) -> CampaignRow | None:
     return CampaignRow.from_row(row) if row else None
 
 
+async def live_children(db: Reader, parent_id: int) -> list[CampaignRow]:
+    """The battles of ``parent_id`` still being fought (not ended), oldest first: where a
+    battle of the parent is fought now (open-once, the parent's tracker; P-15, P-18)."""
+    rows = await db.fetchall(
+        "SELECT * FROM campaigns WHERE parent_id = ? AND status != 'ended' ORDER BY id",
+        (parent_id,),
+    )
+    return [CampaignRow.from_row(r) for r in rows]
+
+
 async def id_in_channel(db: Reader, channel_id: int) -> int | None:
     row = await db.fetchone(
         "SELECT id FROM campaigns WHERE channel_id = ? AND status != 'ended'", (channel_id,)

@@ -347,14 +347,20 @@ class DemoRunner:
         reaches the campaign's GM. False when there is none to fight (or it cannot be
         opened: the scripted GM then closes it as fought at the table)."""
         row = await self.row()
-        refs = [r for r in self.ruleset.demo_battles(self.state_of(row))
-                if f"{row.step_no}:{r}" not in self.fought]
+        state = self.state_of(row)
+        when = self.ruleset.battle_round(state)  # E-D37: each battle of a round once
+        refs = [r for r in self.ruleset.demo_battles(state)
+                if f"{when}:{r}" not in self.fought]
         if not refs:
             return False
-        self.fought.add(f"{row.step_no}:{refs[0]}")
+        self.fought.add(f"{when}:{refs[0]}")
         try:
+            linked = await self.service.battle_link(self.gm, GUILD_ID, self.campaign_id,
+                                                    refs[0])
+            name = (linked.name if linked is not None and linked.name
+                    else f"Battle {refs[0]}")  # P-16: its round or turn in its name
             info = await self.service.open_battle(
-                self.gm, GUILD_ID, CHANNEL_ID + len(self.fought), f"Battle {refs[0]}",
+                self.gm, GUILD_ID, CHANNEL_ID + len(self.fought), name,
                 self.campaign_id, refs[0])
         except UserError:
             return False

@@ -9,8 +9,10 @@ from typing import Any
 
 from bot.campaign.core import Ctx, ServiceCore, campaign_info
 from bot.campaign.models import Actor, CampaignInfo
-from bot.errors import InvalidInput, NotFound, PermissionDenied, UserError
-from storage import listing
+from bot.campaign.steps import war_title
+from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied, UserError
+from storage import campaigns, listing
+from storage.campaigns import CampaignRow
 
 MAX_ENDED_PARENTS = 10
 MAX_REF = 100  # a hex/sector or an area and turn; the slash option allows 6000
@@ -25,6 +27,7 @@ class BattleLink:
     lines: list[str]
     players: list[int] = field(default_factory=list)
     muster: bool = False  # the sides pick their ships within a budget (O-D17)
+    name: str = ""  # P-16: the battle's name, its round or turn in it ("" = none given)
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class _Parent:
     lines: list[str]
     roster: list[dict[str, Any]] = field(default_factory=list)  # FTCamp craft
     forces: list[dict[str, Any]] = field(default_factory=list)  # Orbits sides (O-D17)
+    name_of_battle: str = ""  # P-16: the name the parent's rules give the battle
 
     def preview(self) -> list[str]:
         return [f"From **{self.name}**, {self.lines[0]}", *self.lines[1:]] if self.lines \
@@ -68,6 +72,17 @@ class Links(ServiceCore):
         raise InvalidInput(f"No campaign of yours on this server is called '{typed[:80]}'. "
                            f"Pick the parent from the list (yours: {known}).")
 
+    async def _refuse_fought(self, ctx: Ctx, ref: str, opening: int | None = None) -> None:
+        """P-17: a battle of the parent already being fought in a thread is opened once:
+        a second start is refused with a link to its thread."""
+        live = [c for c in await campaigns.live_children(self.db, ctx.row.id)
+                if c.id != opening]
+        child = _fought_in(live, ref)
+        if child is not None:
+            raise InvalidState(f"{war_title(child.name, child.parent_ref)} is already being "
+                               f"fought in its thread, <#{child.channel_id}>: it is opened "
+                               "once.")
+
     async def battle_refs(self, actor: Actor, guild_id: int, parent_id: int) -> list[str]:
         """``/battle start ref:`` autocomplete: the parent's battles that wait to be fought,
         for its GM (an admin) only; nothing for anyone else or a parent without battles."""
@@ -78,21 +93,26 @@ class Links(ServiceCore):
         if (ctx.state is None or ctx.row.guild_id != guild_id
                 or not ctx.is_gm(actor)):
             return []
-        return list(ctx.ruleset.battle_refs(ctx.state))[:MAX_REFS]
+        live = await campaigns.live_children(self.db, ctx.row.id)  # P-17: offered once
+        return [r for r in ctx.ruleset.battle_refs(ctx.state)
+                if _fought_in(live, r) is None][:MAX_REFS]
 
     async def battle_link(self, actor: Actor, guild_id: int, parent_id: int,
-                          ref: str) -> BattleLink | None:
+                          ref: str, designs: str = "") -> BattleLink | None:
         """Checks a battle's parent reference before anything is created; None when the
         parent has no battles to link or ``ref`` is a free description. Only the parent's
         GM (or an admin) may link: the link names every side's forces."""
-        parent = await self._parent(parent_id, ref, guild_id, actor)
+        parent = await self._parent(parent_id, ref, guild_id, actor, designs)
         if parent is None:
             return None
         players = sorted({parent.users.get(o, 0) for o in parent.owners} - {0})
-        return BattleLink(parent.preview(), players, muster=bool(parent.forces))
+        return BattleLink(parent.preview(), players, muster=bool(parent.forces),
+                          name=parent.name_of_battle)
 
     async def _parent(self, parent_id: int, ref: str, guild_id: int,
-                      actor: Actor) -> _Parent | None:
+                      actor: Actor, designs: str = "",
+                      opening: int | None = None) -> _Parent | None:
+        """``opening``: the battle being begun (its own row is no second opening)."""
         if len(ref) > MAX_REF:
             raise InvalidInput(f"A battle reference has at most {MAX_REF} characters, as the "
                                "battle list names it (e.g. 0202/A-3, or Orbit 2).")
@@ -107,16 +127,33 @@ class Links(ServiceCore):
         denied = PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
                                   "brings in its forces.")
         try:
-            spec = ctx.ruleset.battle_link(ctx.state, ref)
+            spec = ctx.ruleset.battle_link(ctx.state, ref, designs)
         except UserError:
             if not ctx.is_gm(actor):  # a refusal would tell about the battle: the GM's
                 raise denied from None
+            await self._refuse_fought(ctx, ref, opening)  # P-17: its thread's link says more
             raise
         if spec is None:
             return None  # a free description of the battle, as for any parent
         if not ctx.is_gm(actor):
             raise denied
+        await self._refuse_fought(ctx, spec["ref"], opening)
         users = {p.seat: p.user_id for p in ctx.players if p.active}
         return _Parent(ctx.row.name, spec["ref"], list(spec.get("owners", [])), users,
                        list(spec.get("lines", [])), list(spec.get("roster", [])),
-                       list(spec.get("forces", [])))
+                       list(spec.get("forces", [])), str(spec.get("name", "")))
+
+
+def _ref_key(ref: str) -> str:
+    return " ".join(ref.lower().replace(",", " ").replace("/", " ").split())
+
+
+def _fought_in(live: list[CampaignRow], ref: str) -> CampaignRow | None:
+    """The live battle fighting the parent's battle ``ref`` (as typed: an Orbits area
+    without its turn names this turn's battle there), if any."""
+    key = _ref_key(ref)
+    for child in live:
+        theirs = _ref_key(child.parent_ref or "")
+        if theirs and (theirs == key or theirs.startswith(f"{key} turn ")):
+            return child
+    return None

@@ -24,6 +24,21 @@ from storage.outbox import NewMessage, Picture, TrackerRow
 from storage.turns import Snapshot
 
 log = logging.getLogger(__name__)
+CAMPAIGN_OVER = "The campaign is over."
+
+
+def _ref_key(ref: str) -> str:
+    return " ".join(ref.lower().replace(",", " ").replace("/", " ").split())
+
+
+def war_title(name: str, ref: str | None) -> str:
+    """P-16: 'Battle **Battle 0602/B-4, round 2**' reads doubled: a battle's name that
+    starts with 'battle' is its own title, and its reference is said only when the name
+    does not carry it already."""
+    key = " ".join(name.lower().replace(",", " ").split())
+    where = (f" ({ref})" if ref and " ".join(ref.lower().replace(",", " ").split()) not in key
+             else "")
+    return (f"**{name}**" if key.startswith("battle") else f"Battle **{name}**") + where
 
 
 @dataclass(frozen=True)
@@ -200,9 +215,9 @@ class StepEngine(PanelDelivery):
         self._route(ctx, fx, events, mail, reveal=reveal, finished=outcome.finished)
         if outcome.finished:
             # The last public event is the rule set's closing word (HRFT: the report of every
-            # ship); a parent campaign hears it too.
+            # ship); it stays in the campaign's own channel (a battle's thread, P-15).
             public = [e.text for e in outcome.events if e.audience.kind == "public"]
-            await self._finish(tx, ctx, fx, mail, "The campaign is over.",
+            await self._finish(tx, ctx, fx, mail, CAMPAIGN_OVER,
                                report=public[-1] if public else "")
         else:
             ctx.pending = ctx.ruleset.pending(ctx.state)
@@ -227,33 +242,44 @@ class StepEngine(PanelDelivery):
         fx.save = "state" if fx.save == "state" else "row"
         await timers.close_open(tx, ctx.row.id)
         fx.wake = True
+        if ctx.row.parent_id is not None:
+            told = await self._report_to_parent(tx, ctx, fx)
+            # P-15: a battle is no campaign: its thread says where its result went
+            line = ((told or "The battle is over.") if line == CAMPAIGN_OVER
+                    else "\n".join(x for x in (line, told) if x))
         # the closing line goes with the rule set's closing word (the victory), one post;
         # an embed shows instead of its text, so then the line is a post of its own
         last = next((i for i in reversed(mail.items) if i.post), None)
-        if (last is not None and last.embed is None
+        if not line:
+            pass
+        elif (last is not None and last.embed is None
                 and len(last.text) + len(line) < messages.MESSAGE_LIMIT):
             last.text += f"\n{line}"
         else:
             mail.post(line)
-        if ctx.row.parent_id is not None:
-            await self._report_to_parent(tx, ctx, fx, line, report)
 
-    async def _report_to_parent(
-        self, tx: Tx, ctx: Ctx, fx: Effects, line: str, report: str
-    ) -> None:
-        """An HRFT battle (a child campaign) tells its parent's channel that it is over, with
-        its closing report."""
+    async def _report_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects) -> str:
+        """P-15: a battle (a child campaign) that ended proposes its result to its parent,
+        whose channel gets that ONE post (the rules' proposal); the battle's closing words
+        and ship report stay in its thread. Returns the thread's line of where its result
+        went ('' when nowhere)."""
         parent = await campaigns.get(tx, ctx.row.parent_id or 0)
         if parent is None or parent.status == "ended":
-            return
-        ref = f" ({ctx.row.parent_ref})" if ctx.row.parent_ref else ""
-        text = f"Battle **{ctx.row.name}**{ref} is over. {line}" + (f"\n{report}" if report else "")
-        for part in messages.split(text):
-            fx.messages.append(NewMessage(parent.id, "channel", part, channel_id=parent.channel_id))
-        await self._result_to_parent(tx, ctx, fx, parent)
+            return ""
+        if await self._result_to_parent(tx, ctx, fx, parent):
+            return (f"Its result is proposed to **{parent.name}**, whose GM confirms it "
+                    "there.")
+        told = war_title(ctx.row.name, ctx.row.parent_ref)
+        fx.messages.append(NewMessage(
+            parent.id, "dm", user_id=parent.gm_user_id,
+            content=f"{told} is over in its thread; nothing of it was proposed to "
+                    f"**{parent.name}**."))
+        return ""
 
-    async def _result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects, parent: Any) -> None:
-        """Hook: bot/campaign/war.py proposes the battle's result to the parent (E-D36)."""
+    async def _result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects, parent: Any) -> bool:
+        """Hook: bot/campaign/war.py proposes the battle's result to the parent (E-D36);
+        True when the parent or its GM heard of it."""
+        return False
 
     async def _owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
         """Hook: bot/campaign/war_undo.py proposes the battle results an undo kept (P-13)
@@ -275,7 +301,9 @@ class StepEngine(PanelDelivery):
             return
         deadline = None
         hours = float(timing(row.settings)["step_hours"])
-        if hours > 0:
+        # P-18: a step that waits for a battle fought in its thread has no clock of its own
+        # (the thread's deadlines keep the battle moving): no deadline, no reminders
+        if hours > 0 and not self._in_threads(ctx):
             due = fx.now + hours * 3600
             await timers.open_deadline(
                 tx, row.id, row.step_no, due, timing(row.settings)["reminders"], fx.now
@@ -287,6 +315,23 @@ class StepEngine(PanelDelivery):
         name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
         for req in ctx.pending:
             mail.panel(req.seat, messages.panel_line(row.name, name, req.prompt, deadline))
+
+    @staticmethod
+    def _in_threads(ctx: Ctx) -> list[str]:
+        """P-18: the refs of the battles the step waits for in their threads."""
+        return list(ctx.ruleset.battles_in_threads(ctx.state)) if ctx.state is not None else []
+
+    async def _thread_wait(self, tx: Tx, ctx: Ctx) -> str:
+        """P-18: the tracker's line for a step that waits for battles fought in their
+        threads, each linked; '' when it waits for none."""
+        refs = {_ref_key(r) for r in self._in_threads(ctx)}
+        if not refs:
+            return ""
+        threads = [c for c in await campaigns.live_children(tx, ctx.row.id)
+                   if c.parent_ref and _ref_key(c.parent_ref) in refs]
+        where = messages.names([f"<#{c.channel_id}> ({war_title(c.name, c.parent_ref)})"
+                                for c in threads]) or "its thread"
+        return f"Waiting for the battle fought in {where}; no deadline here meanwhile."
 
     @staticmethod
     def _asks_nobody(ctx: Ctx, mail: Mail) -> None:
@@ -462,6 +507,7 @@ class StepEngine(PanelDelivery):
         live.owed_users = [u for u in (self._holder(ctx, s) for s in owing) if u is not None]
         dl = await timers.get(tx, row.id, row.step_no)
         live.deadline = dl.due_at if dl is not None and dl.status == "open" else None
+        live.waits = await self._thread_wait(tx, ctx)
         return newly
 
     @staticmethod

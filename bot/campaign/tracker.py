@@ -35,6 +35,7 @@ class Tracker:
     deadline: float | None = None
     shown: str = ""  # the content last enqueued
     passed: bool = False  # a post went out below it: its log lines go on in a new message
+    waits: str = ""  # P-18: the battle(s) in their threads the step waits for, linked
 
     @classmethod
     def from_data(cls, key: str, outbox_id: int, data: dict[str, Any]) -> Tracker:
@@ -44,17 +45,19 @@ class Tracker:
         return {"title": self.title, "campaign": self.campaign, "lines": self.lines,
                 "acted": self.acted, "owed": self.owed, "owed_seats": self.owed_seats,
                 "owed_users": self.owed_users, "deadline": self.deadline, "shown": self.shown,
-                "passed": self.passed}
+                "passed": self.passed, "waits": self.waits}
 
     def continuation(self) -> Tracker:
         """The next message of a full tracker: same step, no lines yet."""
         return Tracker(self.key, self.title, self.campaign, acted=list(self.acted),
                        owed=list(self.owed), owed_seats=list(self.owed_seats),
-                       owed_users=list(self.owed_users), deadline=self.deadline)
+                       owed_users=list(self.owed_users), deadline=self.deadline,
+                       waits=self.waits)
 
     def close(self) -> None:
         """The step is over: nobody is owed any more."""
         self.owed, self.owed_seats, self.owed_users, self.deadline = [], [], [], None
+        self.waits = ""
 
     def add_acted(self, name: str) -> None:
         if name not in self.acted:
@@ -66,7 +69,9 @@ class Tracker:
 
     def render(self) -> str:
         out = [f"**{self.campaign}**: {self.title}"]
-        if self.owed:
+        if self.waits:
+            out.append(self.waits)
+        elif self.owed:
             due = f"; deadline {messages.when_full(self.deadline)}" if self.deadline else ""
             out.append(f"Waiting for {messages.names(self.owed)}{due}.")
         if self.acted:

@@ -20,7 +20,7 @@ from bot.campaign.core import Ctx, Effects, campaign_info
 from bot.campaign.links import Links
 from bot.campaign.models import Actor, CampaignInfo
 from bot.campaign.settings import options_model
-from bot.campaign.steps import Mail, StepEngine
+from bot.campaign.steps import Mail, StepEngine, war_title
 from bot.errors import InvalidInput, InvalidState
 from bot.rules import registry
 from bot.rules.base import Outcome, Seat
@@ -38,7 +38,7 @@ MAX_NAME = 80
 
 class War(Links, StepEngine):
     async def open_battle(self, actor: Actor, guild_id: int, channel_id: int, name: str,
-                          parent_id: int, ref: str) -> CampaignInfo:
+                          parent_id: int, ref: str, designs: str = "") -> CampaignInfo:
         """The parent's GM opens one of its battles in a thread: the HRFT campaign, one seat
         per side of the parent's battle (the member holding that seat now), started with
         its craft (FTCamp) or its sides' forces to muster (Orbits), and the parent's battle
@@ -46,7 +46,7 @@ class War(Links, StepEngine):
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
-        parent = await self._parent(parent_id, ref, guild_id, actor)
+        parent = await self._parent(parent_id, ref, guild_id, actor, designs)
         if parent is None:
             raise InvalidInput(f"'{ref.strip()}' names no battle of campaign {parent_id}; "
                                "give it as the campaign's battle list or battle card names "
@@ -116,18 +116,22 @@ class War(Links, StepEngine):
         await self._apply_to_parent(tx, fx, pctx, linked,  # P-14: undo finds the link
                                     lambda: war_link.link_mark(pctx, child, fx.now))
 
-    async def begin_battle(self, actor: Actor, channel_id: int) -> CampaignInfo:
+    async def begin_battle(self, actor: Actor, channel_id: int,
+                           designs: str = "") -> CampaignInfo:
         """GM: starts a battle created in setup (players joined themselves) and brings in its
         parent battle's craft (H-D28) in ONE transaction; a battle with no parent battle
-        just starts."""
+        just starts. ``designs``: for craft that name none (E-D38)."""
         campaign_id = await self._id_in_channel(channel_id)
         ctx0 = await self._load(self.db, campaign_id)
         self._require_gm(ctx0, actor)
         row = ctx0.row
+        if row.status != "setup":
+            raise InvalidState("The battle has already begun.")
         parent = None
         if row.parent_id is not None and row.parent_ref:
             starter = Actor(row.gm_user_id, actor.name, actor.is_admin, actor.guild_id)
-            parent = await self._parent(row.parent_id, row.parent_ref, row.guild_id, starter)
+            parent = await self._parent(row.parent_id, row.parent_ref, row.guild_id, starter,
+                                        designs, opening=row.id)
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> CampaignInfo:
             self._require_gm(ctx, actor)
@@ -175,28 +179,29 @@ class War(Links, StepEngine):
     # --- the result goes back to the parent -------------------------------------------
 
     async def _result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects,
-                                parent: CampaignRow) -> None:
+                                parent: CampaignRow) -> bool:
         """E-D36: the ended battle's fates become a proposal in the parent's state (its GM
-        is asked to confirm or edit it), written in this same transaction."""
+        is asked to confirm or edit it), written in this same transaction. True when the
+        parent or its GM heard of it (P-15: the proposal is the parent's one post)."""
         pctx = await self._load(tx, parent.id)
         if await war_link.dropped(tx, parent.id, ctx.row):  # P-14: an undo unlinked it
             fx.messages.extend(self._gm_note(pctx, war_link.gone_text(pctx, ctx.row, ended=True)))
-            return
+            return True
         found = war_undo.arrival(ctx, pctx)  # P-13: the proposal /gm undo makes again
         if found is None:
-            return
+            return False
         outcome: Outcome | None = found.outcome
         if outcome is None and await war_link.keep_result(tx, pctx, ctx.row, fx.now):
             fx.messages.extend(self._gm_note(pctx, war_link.kept_text(ctx.row)))
-            return
+            return True
         if outcome is None:
-            fx.messages.extend(self._gm_note(pctx, f"Battle **{ctx.row.name}** "
-                                             f"({ctx.row.parent_ref}) ended, but that battle "
-                                             "no longer waits for a result here: nothing is "
-                                             "proposed."))
-            return
+            fx.messages.extend(self._gm_note(pctx, f"{war_title(ctx.row.name, ctx.row.parent_ref)}"
+                                             " ended, but that battle no longer waits for a "
+                                             "result here: nothing is proposed."))
+            return True
         await self._apply_to_parent(tx, fx, pctx, outcome,  # P-13: undo finds the arrival
                                     lambda: war_undo.mark(pctx, ctx.row, fx.now))
+        return True
 
     async def _apply_to_parent(self, tx: Tx, fx: Effects, pctx: Ctx, outcome: Outcome,
                                mark: Callable[[], EventRow]) -> None:

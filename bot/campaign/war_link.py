@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from bot.campaign import war_undo
 from bot.campaign.core import Ctx, Effects
+from bot.campaign.steps import war_title
 from bot.campaign.war_undo import WarUndo
 from bot.errors import InvalidState
 from bot.rules.base import Audience, Event
@@ -85,16 +86,16 @@ def gone_text(parent: Ctx, child: CampaignRow, ended: bool = False) -> str:
     why = ("the GM there undid the game to before that battle, and it did not come up "
            "again")
     if ended:
-        return (f"Battle **{child.name}** ({child.parent_ref}) ended, but it no longer "
+        return (f"{war_title(child.name, child.parent_ref)} ended, but it no longer "
                 f"fights a battle of **{parent.row.name}** ({why}): its result is not "
                 "proposed. Report its losses by hand if the game needs them.")
-    return (f"Battle **{child.name}** ({child.parent_ref}) no longer fights a battle of "
+    return (f"{war_title(child.name, child.parent_ref)} no longer fights a battle of "
             f"**{parent.row.name}**: {why}. When it ends, its result is not sent to the "
             "campaign.")
 
 
 def kept_text(child: CampaignRow) -> str:
-    return (f"Battle **{child.name}** ({child.parent_ref}) ended before that battle came up "
+    return (f"{war_title(child.name, child.parent_ref)} ended before that battle came up "
             "again after the undo: its result is kept, and proposed as soon as that battle "
             "waits for it.")
 
@@ -133,6 +134,8 @@ class LinkUndo(WarUndo):
                 try:
                     outcome = link(ctx.state, ref, child.name)
                 except InvalidState:
+                    continue
+                if outcome is None:  # nothing to mark in the parent's rules
                     continue
                 war_undo._take(ctx, outcome)
                 fx.save = "state"

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.campaign.core import Ctx, Effects
-from bot.campaign.steps import StepEngine
+from bot.campaign.steps import StepEngine, war_title
 from bot.errors import InvalidState
 from bot.rules.base import Audience, Event, Outcome
 from storage import campaigns
@@ -62,7 +62,9 @@ def arrival(child: Ctx, parent: Ctx) -> Arrival | None:
 
 
 def named(child: CampaignRow) -> str:
-    return f"battle **{child.name}** ({child.parent_ref})"
+    """'battle **Skirmish** (0202/A-3)'; '**Battle Orbit 1, turn 6**' (P-16: not doubled)."""
+    told = war_title(child.name, child.parent_ref)
+    return told[0].lower() + told[1:] if told.startswith("Battle **") else told
 
 
 def mark(parent: Ctx, child: CampaignRow, now: float, kind: str = ARRIVED,

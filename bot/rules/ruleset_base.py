@@ -163,9 +163,16 @@ class RulesetBase(ABC):
         """The battles waiting to be fought in their own campaign. Default: none."""
         return []
 
-    def battle_link(self, state: Any, ref: str) -> dict[str, Any] | None:
-        """What a battle for ``ref`` brings in; None = a free description (the default)."""
+    def battle_link(self, state: Any, ref: str, designs: str = "") -> dict[str, Any] | None:
+        """What a battle for ``ref`` brings in; None = a free description (the default).
+        ``designs``: the GM's choice of design for craft that name none (E-D38). Its
+        optional ``name`` is the battle's name, its round or turn in it (P-16)."""
         return None
+
+    def battles_in_threads(self, state: Any) -> list[str]:
+        """P-18: the battles the current step waits for that are being fought in their own
+        threads (no result yet): the step then has no deadline and no reminders."""
+        return []
 
     def link_battle(self, state: Any, ref: str, name: str) -> Outcome | None:
         """Marks ``ref`` as fought in the battle ``name``. Default None: nothing to mark."""

@@ -10,18 +10,36 @@ from pathlib import Path
 from bot.campaign.demo import run_demo
 
 
+def parent_posts(channel: str) -> list[str]:
+    """The posts of the campaign's own channel (the transcript marks a thread's)."""
+    posts = [p.strip() for p in channel.split("\n---\n")]
+    return [p for p in posts if p and not p.startswith("*(in channel") and not p.startswith("#")]
+
+
 async def test_e_d34_three_round_demo_fights_a_battle_in_hrft(tmp_path: Path) -> None:
     result = await run_demo("ftcamp", tmp_path, seed=1, options={"rounds": "3"})
     assert result.finished
     channel = (tmp_path / "channel.md").read_text("utf-8")
     gm = (tmp_path / "gm.md").read_text("utf-8")
-    # a battle of round 1 opens in its own campaign and is fought to its end
-    assert "**Battle 0602/B-4** begins (High Resolution Full Thrust)." in channel
-    assert "**The battle is over**" in channel
+    # a battle of round 1 opens in its own campaign (its round in its name, P-16) and is
+    # fought to its end
+    assert "**Battle 0602/B-4, round 1** begins (High Resolution Full Thrust)." in channel
+    assert "**The battle is over" in channel
     # its result goes to the GM, is confirmed and applied before round 2 opens
     assert "Proposed change to the campaign" in gm
-    applied = channel.index("its result is applied to the campaign")
+    applied = channel.index("round 1): confirmed by the GM**")
     assert channel.index("waits for its battles") < applied < channel.index("**Round 2**")
+    # P-15: the parent channel gets the proposal and the confirmation, not the thread's
+    # closing words; "the campaign is over" only at its end; nothing fought in a thread is
+    # called fought at the table
+    parent = parent_posts(channel)
+    assert sum("round 1): result proposed**" in p for p in parent) == 1
+    assert sum("round 1): confirmed by the GM**" in p for p in parent) == 1
+    assert not any("ships fighting" in p or "battle is over" in p.lower() for p in parent)
+    assert [i for i, p in enumerate(parent) if "The campaign is over" in p] == [len(parent) - 1]
+    assert "fought at the table" not in channel
+    # E-D37: each battle is fought once (the demo opens one thread per battle of a round)
+    assert channel.count("begins (High Resolution Full Thrust).") == 1
     # three rounds, not the same one three times: the contested hexes differ
     contested = re.findall(r"__Contested hexes__\n> (.*)", channel)  # the reveal's field
     assert len(contested) == 3 and len(set(contested)) > 1
@@ -45,3 +63,15 @@ async def test_od19_orbits_demo_fights_a_battle_in_hrft_and_its_losses_come_back
     discard = channel.index(" discards ", confirmed)
     assert linked < chosen < confirmed < discard < channel.index("**Turn 7** begins")
     assert "Proposed result of the battle at Orbit 1" in gm
+    # P-15, O-D22: the parent gets ONE post of the proposal (each side's losses, who was
+    # defeated, the GM confirms it) and one of the confirmation; the thread's closing words,
+    # its ship report and "the campaign is over" stay in the thread; names are not doubled
+    parent = parent_posts(channel)
+    proposed = [p for p in parent if "Battle at Orbit 1, turn 6: result proposed" in p]
+    assert len(proposed) == 1
+    assert all(w in proposed[0] for w in ("lost", "Defeated", "The GM confirms it"))
+    assert sum("confirmed by the GM" in p for p in parent) == 1
+    assert not any("ships fighting" in p or "battle is over" in p.lower() for p in parent)
+    assert [i for i, p in enumerate(parent) if "The campaign is over" in p] == [len(parent) - 1]
+    assert "Battle **Battle" not in channel and "battle **Battle" not in channel
+    assert channel.count("begins (High Resolution Full Thrust).") == 1

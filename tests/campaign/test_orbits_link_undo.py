@@ -77,7 +77,7 @@ async def test_p14_undo_to_before_the_battle_list_links_it_again_when_it_comes_u
     await open_it(service, pid)
     opened = await last_id(db)
     text = await service.gm_undo(GM, PARENT_CHANNEL)  # back before the battle list
-    assert (f"The battle **{NAME}** (Orbit 1, turn 1) is still being fought in its thread: "
+    assert (f"The **{NAME}** (Orbit 1, turn 1) is still being fought in its thread: "
             "it is linked again as soon as that battle comes up.") in text
     assert (await parent_state(db, pid)).battles == []
     assert await marks(db, pid) == [LINKED, LINK_OWED]
@@ -110,7 +110,7 @@ async def test_p14_undo_that_keeps_the_battle_waiting_links_it_in_the_same_step(
     opened = await last_id(db)
     linked = (await row_state(db, pid)).state
     text = await service.gm_undo(GM, PARENT_CHANNEL)  # the battle list stays
-    assert (f"The battle **{NAME}** (Orbit 1, turn 1) is still being fought in its thread: "
+    assert (f"The **{NAME}** (Orbit 1, turn 1) is still being fought in its thread: "
             "its result will be proposed here when it ends.") in text
     assert (await row_state(db, pid)).state == linked
     assert await pending(service, pid) == [(GM_SEAT, "battle1_linked")]
@@ -140,7 +140,9 @@ async def test_p14_result_in_then_undo_before_the_confirmation(
     assert await pending(service, pid) == [(GM_SEAT, "battle1_confirm")]
     rows = await outbox(db)
     assert asked_to_report(rows, opened) == 0
-    assert sum("is over" in t and NAME in t for t in channel_texts(rows)) == 1
+    # P-15: the parent heard of the thread's result as a proposal, never its closing words
+    assert sum("result proposed" in t and NAME in t for t in channel_texts(rows)) == 2
+    assert not any("is over" in t and NAME in t for t in channel_texts(rows))
     assert await marks(db, pid, MARKS) == [ARRIVED, OWED, ARRIVED]
     await service.submit(GM, pid, again.step_no, {"type": "confirm"}, seat=GM_SEAT)
     assert (await parent_state(db, pid)).turn == 2  # nobody lost anything: the next turn
@@ -181,7 +183,7 @@ async def test_p14_thread_ends_while_its_battle_is_unlisted_the_result_is_kept(
     await service.gm_undo(GM, PARENT_CHANNEL)
     await service.end(GM, THREAD, "the sides part")  # nothing waits in the campaign now
     note = [r.content for r in dms_to(await outbox(db), GM) if "ended before" in r.content]
-    assert note == [f"Battle **{NAME}** (Orbit 1, turn 1) ended before that battle came up "
+    assert note == [f"**{NAME}** (Orbit 1, turn 1) ended before that battle came up "
                     "again after the undo: its result is kept, and proposed as soon as that "
                     "battle waits for it."]
     assert await marks(db, pid, MARKS) == [OWED]
@@ -214,7 +216,7 @@ async def test_p14_the_battle_does_not_come_up_again_the_thread_and_gm_are_told(
     state = await parent_state(db, pid)
     assert [b.area for b in state.battles] == ["orbit:2"] and state.battles[0].linked is None
     assert await pending(service, pid) == [(1, "battle1_report"), (2, "battle1_report")]
-    gone = (f"Battle **{NAME}** (Orbit 1, turn 1) no longer fights a battle of **Sol**: the "
+    gone = (f"**{NAME}** (Orbit 1, turn 1) no longer fights a battle of **Sol**: the "
             "GM there undid the game to before that battle, and it did not come up again. "
             "When it ends, its result is not sent to the campaign.")
     rows = await outbox(db)

@@ -139,7 +139,7 @@ async def test_od18_open_battle_seats_the_sides_and_links_the_parent(
     assert [(r.seat, r.step) for r in pending] == [(GM_SEAT, "battle1_linked")]
     assert any("is being fought in its own thread" in m.content
                for m in dms_to(await outbox(db), GM))
-    with pytest.raises(InvalidState, match="already fought in its own thread"):
+    with pytest.raises(InvalidState, match="already being fought in its thread, <#"):
         await service.open_battle(GM, GUILD, THREAD + 1, "Again", parent_id, "Orbit 1")
 
 

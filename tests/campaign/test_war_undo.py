@@ -70,7 +70,7 @@ async def test_p13_undo_past_the_arrival_proposes_the_result_again(
     # by id, not by count: a new edit of a message prunes its sent edits
     sent = max(r.id for r in await outbox(db))
     text = await service.gm_undo(GM, PARENT_CHANNEL)
-    assert ("The result of battle **Battle 701** (" + ref + "), fought in its thread, came "
+    assert ("The result of **Battle 701** (" + ref + "), fought in its thread, came "
             "in after that point: it is proposed again.") in text
     again = await row_of(db, parent_id)
     state = parent_state(again)
@@ -89,7 +89,9 @@ async def test_p13_undo_past_the_arrival_proposes_the_result_again(
     assert sum(PROPOSED in r.content for r in dms_to(rows, GM)) == 1
     new = [r for r in rows if r.id > sent and r.kind == "channel" and not r.edit_of]
     assert [r.content for r in new if "proposed again" in r.content] == [text]
-    assert sum("is over" in t and "Battle 701" in t for t in channel_texts(rows)) == 1
+    # P-15: the parent heard of the thread's result as a proposal, never its closing words
+    assert sum("result proposed" in t and "Battle 701" in t for t in channel_texts(rows)) == 1
+    assert not any("is over" in t and "Battle 701" in t for t in channel_texts(rows))
     # the log says it for the GM
     marks = await event_log.of_kinds(db, parent_id, (ARRIVED, OWED, DROPPED))
     assert [m.kind for m in marks] == [ARRIVED, ARRIVED]
@@ -122,7 +124,7 @@ async def test_p13_undo_to_before_the_battle_was_listed_keeps_the_result_for_it(
     await service.gm_undo(GM, PARENT_CHANNEL)
     assert (await row_of(db, parent_id)).state == proposal.state
     text = await service.gm_undo(GM, PARENT_CHANNEL)  # the hex's last resolution
-    assert (f"The result of battle **Battle 701** ({ref}), fought in its thread, came in after "
+    assert (f"The result of **Battle 701** ({ref}), fought in its thread, came in after "
             "that point: it is kept, and proposed again as soon as that battle waits for its "
             "result.") in text
     state = parent_state(await row_of(db, parent_id))
@@ -137,7 +139,8 @@ async def test_p13_undo_to_before_the_battle_was_listed_keeps_the_result_for_it(
     rows = await outbox(db)
     texts = channel_texts(rows)
     assert sum("is proposed again" in t for t in texts) == 1
-    assert sum("is over" in t and "Battle 701" in t for t in texts) == 1  # said once
+    assert sum("result proposed" in t and "Battle 701" in t for t in texts) == 2
+    assert not any("is over" in t and "Battle 701" in t for t in texts)
     # the GM hears of the proposal again (it is news in the game as it now stands)
     assert sum(PROPOSED in r.content for r in dms_to(rows, GM)) == 2
     marks = await event_log.of_kinds(db, parent_id, (ARRIVED, OWED, DROPPED))

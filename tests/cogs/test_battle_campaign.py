@@ -109,8 +109,15 @@ async def test_hd28_an_ftcamp_battle_brings_in_the_craft_that_name_a_design(
                   parent="1", ref="0202/B-1")
     assert w.chan.threads == []
 
+    # E-D38: a craft that names no design is not left out silently: the GM is shown what
+    # comes in and chooses a design for it (or fights the battle at the table)
+    await refused(w.gm, w.chan, "battle start", "these craft name no design: Valiant (Terran "
+                  "Union, mass 40, nearest sample jackal)", name="X", parent="1", ref="0202/A-3")
+    await refused(w.gm, w.chan, "battle start", "designs: write 'auto'", name="X", parent="1",
+                  ref="0202/A-3", designs="Valiant")
+    assert w.chan.threads == []
     started = await w.gm.slash(w.chan, "battle start", name="Battle of 0202", parent="1",
-                               ref="0202 a-3")
+                               ref="0202 a-3", designs="valiant=Kestrel")
     assert not started.ephemeral
     thread = thread_of(w)
     await w.env.settle()
@@ -118,9 +125,8 @@ async def test_hd28_an_ftcamp_battle_brings_in_the_craft_that_name_a_design(
     # brings the craft in; nobody has to join or begin.
     log = "\n".join(texts(thread))
     assert f"<@{w.alice.user.id}>" in log and f"<@{w.bob.user.id}>" in log
-    assert ("brought in Resolute (Vanguard) for alice as 1a; Fang (Wolfhound) for bob as 2a"
-            in log)
-    assert "Not brought in: Valiant (it names no design)" in log
+    assert ("brought in Resolute (Vanguard) for alice as 1a; Valiant (Kestrel) for alice as "
+            "1b; Fang (Wolfhound) for bob as 2a" in log)
     assert "Not brought in: Titan (design 'Dreadnought X' not found" in log
     await refused(w.gm, thread, "battle begin", "already begun")
 
@@ -129,11 +135,11 @@ async def test_hd28_an_ftcamp_battle_brings_in_the_craft_that_name_a_design(
                   file=("dread.toml", DREAD.encode()))
     up = await w.gm.slash(thread, "battle design", file=("dread.toml", DREAD.encode()))
     assert up.ephemeral and "result is in the thread" in said(up)
-    assert "brought in Titan (Dreadnought X) for alice as 1b" in "\n".join(texts(thread))
+    assert "brought in Titan (Dreadnought X) for alice as 1c" in "\n".join(texts(thread))
     await refused(w.gm, thread, "battle design", "No craft waits for Dreadnought X",
                   file=("dread.toml", DREAD.encode()))
-    status = await w.alice.slash(thread, "battle status", ship="1b")
-    assert "**Titan** (1b, alice)" in said(status)
+    status = await w.alice.slash(thread, "battle status", ship="1c")
+    assert "**Titan** (1c, alice)" in said(status)
     # The parent channel heard nothing of the roster (it names every craft and design).
     assert not any("Titan" in t for t in texts(w.other_chan))
 

@@ -6,7 +6,7 @@ from importlib import resources
 
 import simcord
 
-from tests.cogs.simworld import World, texts
+from tests.cogs.simworld import World, last_dm, texts
 from tests.cogs.test_battle_thread import (
     ORDERS_A,
     ORDERS_B,
@@ -119,5 +119,7 @@ async def test_a_battle_for_a_parent_campaign_reports_back(world: World) -> None
     assert [t.id for t in w.chan.threads] == [thread.id]  # the refused start's thread is gone
     ended = await w.gm.slash(thread, "battle end", reason="called off")
     assert ended.ephemeral
-    assert any("Battle **Vega** (Sector 4) is over" in t and "called off" in t
-               for t in texts(w.other_chan))
+    # P-15: a battle the parent's rules do not link sends nothing to its channel (a free
+    # description has no result to propose); the parent's GM hears it ended
+    assert not any("Vega" in t for t in texts(w.other_chan))
+    assert "Battle **Vega** (Sector 4) is over in its thread" in last_dm(w.gm).content

@@ -9,9 +9,12 @@ from bot.campaign import Actor
 from bot.client import AdmiraltyBot
 from bot.rules.ftcamp import State
 from bot.rules.ftcamp.warmodel import WarBattle
+from storage import campaigns as campaign_rows
+from storage import timers
 from tests.cogs.ftcamp_support import choose, submit
 from tests.cogs.simworld import World, last_dm, texts
 from tests.cogs.test_battle_campaign import ftcamp_parent, with_battle
+from tests.cogs.test_battle_commands import refused
 from tests.cogs.test_battle_thread import said, thread_of
 
 
@@ -33,25 +36,48 @@ async def test_e_d34_battle_from_the_list_to_the_next_round(
     await w.env.settle()
     assert "Round 1 waits for its battles" in last_dm(w.gm).content
 
-    started = await w.gm.slash(w.chan, "battle start", name="Battle of 0202", parent="1",
-                               ref="0202/A-3")
+    # P-17: the battle is offered until it is opened, then not; opening it twice is refused
+    # with a link to its thread (and leaves no second thread)
+    offered = await w.gm.autocomplete(w.chan, "battle start", "ref", "", parent="1")
+    assert [c["value"] for c in offered] == ["0202/A-3"]
+    started = await w.gm.slash(w.chan, "battle start", parent="1", ref="0202/A-3",
+                               designs="auto")  # E-D38: Valiant names no design
     assert not started.ephemeral, said(started)
     thread = thread_of(w)
+    assert thread.name == "Battle 0202/A-3, round 1"  # P-16: its round in its name
     await w.env.settle()
     assert "brought in Resolute (Vanguard) for alice as 1a" in "\n".join(texts(thread))
+    assert await w.gm.autocomplete(w.chan, "battle start", "ref", "", parent="1") == []
+    await refused(w.gm, w.chan, "battle start", f"being fought in its thread, <#{thread.id}>",
+                  parent="1", ref="0202/A-3", designs="auto")
+    assert [t.id for t in w.chan.threads] == [thread.id]
+
+    # P-18: while it is fought, the campaign's step has no deadline; its tracker says it
+    # waits for the battle and links the thread
+    service = simcord_bot.service
+    row = await campaign_rows.get(service.db, 1)
+    assert row is not None and await timers.get(service.db, 1, row.step_no) is None
+    assert f"Waiting for the battle fought in <#{thread.id}>" in texts(w.other_chan)[-1]
+    before = len(texts(w.other_chan))
 
     ended = await w.gm.slash(thread, "battle end", reason="the Raiders withdrew")
     assert ended.ephemeral, said(ended)
     await w.env.settle()
-    assert any("Battle **Battle of 0202** (0202/A-3) is over" in t
-               for t in texts(w.other_chan))
+    # P-15: the campaign's channel gets ONE post, the proposal; the thread keeps its closing
+    # words and ship report
+    new = texts(w.other_chan)[before:]
+    assert len(new) == 1 and "Battle 0202/A-3 (hex 0202, sector A-3, round 1): result " \
+        "proposed" in new[0], new
+    assert "Resolute (Vanguard): no damage" in new[0] and "Defeated" in new[0]
+    assert not any("withdrew" in t or "is over" in t for t in texts(w.other_chan))
+    assert "Its result is proposed to **Border War**" in "\n".join(texts(thread))
     panel = last_dm(w.gm)
     assert "0202/A-3, result proposed:" in panel.content, panel.content
     assert "Resolute (Vanguard): no damage" in panel.content
 
     # The GM edits Fang's fate in the panel (destroyed), then confirms.
     await w.gm.user.click(panel, label="Change a craft's fate")
-    await choose(w.gm, "Craft", "0:1")
+    await choose(w.gm, "Craft", "0:2")
     await choose(w.gm, "Fate", "destroyed")
     await submit(w.gm)
     await w.env.settle()
@@ -61,8 +87,9 @@ async def test_e_d34_battle_from_the_list_to_the_next_round(
     await choose(w.gm, "Battle", "0202/A-3")
     await submit(w.gm)
     await w.env.settle()
+    confirmed = [t for t in texts(w.other_chan) if "0202/A-3" in t and "confirmed by" in t]
+    assert len(confirmed) == 1 and "with changes" in confirmed[0]  # the GM's edit
     channel = "\n".join(texts(w.other_chan))
-    assert "**Battle 0202/A-3**: its result is applied to the campaign." in channel
     assert "group Raiders is gone" in channel
     assert "**Round 2**" in channel
     state = (await simcord_bot.service.snapshot(1)).state

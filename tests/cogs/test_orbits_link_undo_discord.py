@@ -62,7 +62,7 @@ async def test_p14_undo_in_the_campaign_keeps_the_battle_its_threads(
     undone = await w.gm.slash(w.other_chan, "gm undo")  # back into the deployment
     await w.env.settle()
     assert undone.ephemeral, said(undone)
-    assert ("The battle **Battle at Orbit 1** (Orbit 1, turn 1) is still being fought in its "
+    assert ("The **Battle at Orbit 1** (Orbit 1, turn 1) is still being fought in its "
             "thread: it is linked again as soon as that battle comes up.") in public_text(
         w.other_chan)
     await pass_turn(w.bob)  # the same pass lists the same battle

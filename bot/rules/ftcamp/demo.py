@@ -31,7 +31,8 @@ def demo_state() -> State:
               craft("Gash", 70, 5, design="jackal", armed=True, ftl="crippled"),
               craft("Rend", 40, 6, design="lynx", armed=True),
               craft("Maw", 40, 6, design="lynx", armed=True), sector="D-3"),
-        group("Convoy", 3, "0505", craft("Ambassador", 30, 2), diplomat=True),
+        group("Convoy", 3, "0505", craft("Ambassador", 30, 2, design="kestrel"),
+              diplomat=True),
         group("Pickets", 2, "0602",
               craft("Scout One", 20, 6, design="kestrel", armed=True, sensors=2),
               order="patrol"),
@@ -39,13 +40,14 @@ def demo_state() -> State:
               order="patrol"),
         group("Strike", 3, "0602", craft("Lance", 40, 5, design="harrier", armed=True),
               craft("Pike", 40, 5, design="kestrel", armed=True)),
-        group("Survey", 1, "0602", craft("Pathfinder", 16, 4, sensors=3), lost=True),
+        group("Survey", 1, "0602",
+              craft("Pathfinder", 16, 4, design="kestrel", sensors=3), lost=True),
         static("Tau Ceti Station", 1, "0304", "A-2",
-               craft("Fort Hope", 200, armed=True, command=True)),
-        static("Tau Ceti Docks", 1, "0304", "B-1", craft("Yard", 120), kind="civilian",
-               show_civilian=True),
+               craft("Fort Hope", 200, design="vanguard", armed=True, command=True)),
+        static("Tau Ceti Docks", 1, "0304", "B-1", craft("Yard", 120, design="harrier"),
+               kind="civilian", show_civilian=True),
         static("Barnard Outpost", 2, "0602", "B-4",
-               craft("Spire", 100, armed=True, command=True)),
+               craft("Spire", 100, design="wolfhound", armed=True, command=True)),
     ]
     return scenario("Example: the Tau Ceti border", (8, 6),
                     ["Terran Union", "Kravak Horde", "Free Colonies"], groups,
@@ -66,5 +68,6 @@ def demo_scenario(seats: int) -> str:
         state.players.append(Player(seat=seat, name=f"Independents {seat}"))
         name = f"Scout {seat}"
         state.groups[name] = Group(name=name, owner=seat, hex=f"{seat:02d}06",
-                                   craft=[Craft(name=f"Wanderer {seat}", mass=20, thrust=5)])
+                                   craft=[Craft(name=f"Wanderer {seat}", mass=20, thrust=5,
+                                                     design="kestrel")])
     return export_scenario(state)

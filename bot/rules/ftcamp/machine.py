@@ -249,15 +249,25 @@ class FTCampRuleset(RulesetBase):
         from bot.rules.ftcamp.battle_link import battle_refs
         return battle_refs(state)
 
-    def battle_link(self, state: State, ref: str) -> dict[str, Any] | None:
-        """H-D28: the craft an HRFT battle for ``ref`` brings in (the service's war hook)."""
+    def battle_link(self, state: State, ref: str, designs: str = "") -> dict[str, Any] | None:
+        """H-D28: the craft an HRFT battle for ``ref`` brings in (the service's war hook);
+        ``designs``: the GM's designs for craft that name none (E-D38)."""
         from bot.rules.ftcamp.battle_link import battle_link
-        return battle_link(state, ref)
+        return battle_link(state, ref, designs)
+
+    def link_battle(self, state: State, ref: str, name: str) -> Outcome | None:
+        """E-D37: the battle is marked as fought in its thread: offered once."""
+        done = war.link(state, ref, name)
+        return Outcome(state=done[0], events=done[1]) if done is not None else None
+
+    def battles_in_threads(self, state: State) -> list[str]:
+        return war.in_threads(state)
 
     def demo_battles(self, state: State) -> list[str]:
-        """The battles a demo fights in HRFT: those of a round waiting for its results."""
-        return [w.ref for w in war.open_battles(state)
-                if w.status == "waiting"] if state.step == "battles" else []
+        """The battles a demo fights in HRFT: those of a round waiting for its results and
+        not opened yet (E-D37: each is fought once)."""
+        from bot.rules.ftcamp.battle_link import battle_refs
+        return battle_refs(state) if state.step == "battles" else []
 
     def scripted_player(self, seat: int) -> Any:
         from bot.rules.ftcamp.scripted import HeuristicPlayer

@@ -16,8 +16,18 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.errors import InvalidInput, InvalidState, RulesError
-from bot.rules.base import GM_SEAT, ActionSpec, Audience, Event, InputField, Option, Request
+from bot.rules.base import (
+    GM_SEAT,
+    ActionSpec,
+    Audience,
+    Embed,
+    Event,
+    InputField,
+    Option,
+    Request,
+)
 from bot.rules.ftcamp.core import forget_group
+from bot.rules.ftcamp.geometry import system_label
 from bot.rules.ftcamp.model import Craft, State
 from bot.rules.ftcamp.warmodel import FATES, BattleResult, CraftFate, Fate, WarBattle
 
@@ -95,11 +105,81 @@ def propose(state: State, ref: str, raw: Any) -> tuple[State, list[Event]] | Non
     result = parse_result(raw)
     new = state.model_copy(update={"war": list(state.war)})
     _replace(new, found[0], status="proposed", result=result)
-    text = (f"Battle {found[1].ref} is over. Proposed change to the campaign:\n"
+    w = new.war[found[0]]
+    text = (f"Battle {w.ref} is over. Proposed change to the campaign:\n"
             + "\n".join(result_lines(result))
             + "\nConfirm it (or change a craft's fate first) in your panel.")
-    return new, [Event(audience=Audience.gm(), kind="battle_result", text=text,
-                       data={"ref": found[1].ref, "result": result.model_dump()})]
+    # E-D37: the parent's ONE post of a thread's result: the proposal, for everyone
+    shown = result_embed(new, w, result, "result proposed",
+                         "The GM confirms it here (or changes a craft's fate first).")
+    return new, [Event(audience=Audience.public(), kind="battle_proposed",
+                       text=_plain(shown), embed=shown, post=True),
+                 Event(audience=Audience.gm(), kind="battle_result", text=text,
+                       data={"ref": w.ref, "result": result.model_dump()})]
+
+
+def battle_title(state: State, w: WarBattle) -> str:
+    """'Battle 0602/B-4 (hex 0602 (Barnard), sector B-4, round 2)': the battle, where, when."""
+    hex_, _, sector = w.ref.partition("/")
+    return (f"Battle {w.ref} (hex {system_label(state.map, hex_)}, sector {sector}, "
+            f"round {w.round})") if sector else f"Battle {w.ref} (round {w.round})"
+
+
+def result_embed(state: State, w: WarBattle, result: BattleResult, how: str,
+                 footer: str) -> Embed:
+    """E-D37: a thread's result in the parent: each side's craft and losses, who was
+    defeated (a side whose every craft in it was destroyed or left a hulk)."""
+    embed = Embed(title=f"{battle_title(state, w)}: {how}"[:256],
+                  description=(f"Fought in its thread, **{w.linked or result.name}**."
+                               if (w.linked or result.name) else ""),
+                  footer=footer)
+    sides: dict[str, list[CraftFate]] = {}
+    for c in result.craft:
+        g = state.groups.get(c.group)
+        who = state.player_name(g.owner) if g is not None else c.group
+        sides.setdefault(who, []).append(c)
+    for who, craft in sides.items():
+        embed.field(who, "\n".join(line[2:] for line in result_lines(
+            BattleResult(name=result.name, craft=craft))), inline=True)
+    out = result.defeated_seats  # its seats with no ship fighting at the end (E-D37)
+    beaten = [who for who, craft in sides.items()
+              if (all(c.seat in out for c in craft) if out is not None
+                  else all(fate_of(c) in ("destroyed", "hulk") for c in craft))]
+    embed.field("Defeated", ", ".join(beaten) or "nobody")
+    if not result.craft:
+        embed.description += " No craft of the campaign fought in it."
+    return embed
+
+
+def _plain(embed: Embed) -> str:
+    """The embed's words as one text (the event log, transcripts)."""
+    lines = [f"**{embed.title}**", *([embed.description] if embed.description else [])]
+    lines += [f"{f.name}: {f.value}" for f in embed.fields]
+    return "\n".join(lines + ([embed.footer] if embed.footer else []))
+
+
+def link(state: State, ref: str, name: str) -> tuple[State, list[Event]] | None:
+    """E-D37: the battle ``ref`` of this round is fought in the battle (thread) ``name``:
+    it is not offered again and the round waits for it with no deadline (P-18). None when
+    the round does not wait for its battles yet (a battle list opened early): nothing to
+    mark; the service's own record of the thread keeps it opened once (P-17)."""
+    found = _entry(state, ref)
+    if found is None:
+        return None
+    if found[1].status != "waiting" or found[1].linked:
+        raise InvalidState("That battle can no longer be fought in a thread.")
+    new = state.model_copy(update={"war": list(state.war)})
+    _replace(new, found[0], linked=name[:80])
+    return new, [Event(audience=Audience.public(), kind="battle_linked",
+                       text=f"Battle {found[1].ref} is fought in its own thread, **{name[:80]}**;"
+                            " the GM confirms its result here when it ends.")]
+
+
+def in_threads(state: State) -> list[str]:
+    """P-18: the battles of the round being fought in their threads, no result yet."""
+    if state.step != "battles":
+        return []
+    return [w.ref for w in open_battles(state) if w.status == "waiting" and w.linked]
 
 
 def result_lines(result: BattleResult) -> list[str]:
@@ -209,6 +289,9 @@ def requests(state: State) -> list[Request]:
     for w in battles:
         if w.status == "proposed" and w.result is not None:
             lines += [f"{w.ref}, result proposed:"] + result_lines(w.result)
+        elif w.linked:
+            lines.append(f"{w.ref}: being fought in its thread, **{w.linked}**; its result "
+                         "comes here when it ends.")
         else:
             lines.append(f"{w.ref}: no result yet (fight it with /battle start, or close it).")
     prompt = "\n".join(lines)
@@ -259,16 +342,25 @@ def resolve(state: State, action: dict[str, Any] | None) -> tuple[State, list[Ev
     events: list[Event] = []
     if kind == "confirm":
         assert w.result is not None
+        before = state
         state, lines = apply_battle_result(state, w.ref, w.result)
+        # E-D37: the parent's second post of a thread's result: confirmed (as edited)
+        edited = any(c.edited for c in w.result.craft)
+        shown = result_embed(before, w, w.result, "confirmed by the GM"
+                             + (", with changes" if edited else ""),
+                             "Applied to the campaign.")
+        shown.field("Campaign changes", "\n".join(lines or ["No craft changes."]))
         events.append(Event(audience=Audience.public(), kind="battle_applied",
                             text=f"**Battle {w.ref}**: its result is applied to the campaign.\n"
-                                 + "\n".join(lines or ["No craft changes."])))
+                                 + "\n".join(lines or ["No craft changes."]), embed=shown))
     elif kind == "close":
         state = state.model_copy(update={"war": list(state.war)})
         _replace(state, i, status="closed")
+        how = (f"was closed by the GM (it was being fought in its thread, **{w.linked}**); its "
+               "result is not applied: the GM enters its losses by hand."
+               if w.linked else "was fought at the table; the GM enters its losses by hand.")
         events.append(Event(audience=Audience.public(), kind="battle_closed",
-                            text=f"**Battle {w.ref}** was fought at the table; the GM enters "
-                                 "its losses by hand."))
+                            text=f"**Battle {w.ref}** {how}"))
     else:
         j, fate = extra
         assert w.result is not None

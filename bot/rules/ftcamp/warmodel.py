@@ -25,11 +25,14 @@ class CraftFate(BaseModel):
     thrust_left: int = 0  # its thrust at the end (drive damage)
     hull_lost: int = 0  # hull boxes lost
     edited: bool = False  # the GM set ``fate`` by hand: only that fate applies
+    seat: int = 0  # its battle seat (0: not known)
 
 
 class BattleResult(BaseModel):
     name: str = ""
     craft: list[CraftFate] = Field(default_factory=list)
+    # E-D37: the battle seats left with no ship fighting (None: not known, an older result)
+    defeated_seats: list[int] | None = None
 
 
 Status = Literal["waiting", "proposed", "applied", "closed"]
@@ -42,3 +45,5 @@ class WarBattle(BaseModel):
     round: int
     status: Status = "waiting"
     result: BattleResult | None = None
+    # E-D37: the name of the battle (its thread) it is being fought in; "" = not opened
+    linked: str = ""

@@ -48,4 +48,7 @@ def battle_result(state: BattleState, name: str = "") -> dict[str, Any] | None:
         return None
     craft = [ship_fate(state.ships[uid], group, name_, state.mustered.get(uid, ""))
              for uid, (group, name_) in state.origin.items() if uid in state.ships]
-    return {"name": name, "craft": craft, "defeated": defeated_sides(state)}
+    living = set(state.living_seats())
+    beaten = sorted({s.seat for s in state.ships.values()} - living)  # E-D37: no ship fights
+    return {"name": name, "craft": craft, "defeated": defeated_sides(state),
+            "defeated_seats": beaten}

@@ -165,8 +165,11 @@ class OrbitsRuleset(RulesetBase):
     def battle_refs(self, state: Any) -> list[str]:
         return war.refs(OrbitsState.model_validate(state))
 
-    def battle_link(self, state: Any, ref: str) -> dict[str, Any] | None:
+    def battle_link(self, state: Any, ref: str, designs: str = "") -> dict[str, Any] | None:
         return war.link_spec(OrbitsState.model_validate(state), ref)
+
+    def battles_in_threads(self, state: Any) -> list[str]:
+        return war.in_threads(OrbitsState.model_validate(state))
 
     def link_battle(self, state: Any, ref: str, name: str) -> Outcome:
         new, events = war.link(_state(state), ref, name)

@@ -18,6 +18,7 @@ from bot.errors import InvalidInput, InvalidState, RulesError
 from bot.rules.base import BY_DEFAULT, GM_SEAT, ActionSpec, Event, Request
 from bot.rules.orbits import battles as B
 from bot.rules.orbits import cards as C
+from bot.rules.orbits import embeds as shown_embeds
 from bot.rules.orbits.battle import battle_force
 from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.forces import MAX_CLASS, budget_of, budget_problem
@@ -126,7 +127,7 @@ def link_spec(state: OrbitsState, ref: str) -> dict[str, Any] | None:
         lines.append(f"{label}: {C.show_all(b.forces[s])}, budget {budget} MASS, largest "
                      f"size class {max(1, min(size, MAX_CLASS))}")
     return {"ref": ref_of(state, b), "owners": list(b.sides), "forces": forces,
-            "lines": lines}
+            "lines": lines, "name": f"Battle at {where}, turn {state.turn}"}
 
 
 def link(state: OrbitsState, ref: str, name: str) -> tuple[OrbitsState, list[Event]]:
@@ -191,7 +192,15 @@ def propose(state: OrbitsState, ref: str, raw: Any) -> tuple[OrbitsState, list[E
     text = f"Proposed result of the battle at {where}: {B.describe(new, b.proposal)}."
     if i != new.battle_index:
         text += " It is kept until that battle's turn comes."
-    return new, [to_gm("battle_proposed", text, area=b.area)]
+    # O-D22: the parent's ONE post of a thread's result, for everyone: the proposal
+    shown = shown_embeds.battle_result(new, b, b.proposal, "proposed")
+    shown.title = f"Battle at {where}, turn {new.turn}: result proposed"
+    shown.description = f"Fought in its thread, **{b.linked}**."
+    shown.footer = ("The GM confirms it here (or edits it)"
+                    + (", when that battle's turn comes." if i != new.battle_index else "."))
+    return new, [public("battle_proposed", f"**{shown.title}**: {B.describe(new, b.proposal)}."
+                        , area=b.area, embed=shown),
+                 to_gm("battle_proposed", text, area=b.area)]
 
 
 # --- the GM's request for a linked battle (O-D18) ---------------------------------------
@@ -202,6 +211,15 @@ def asks_gm(state: OrbitsState) -> bool:
     return (state.phase in ("battle_report", "battle_gm")
             and state.battle_index < len(state.battles)
             and B.current(state).linked is not None)
+
+
+def in_threads(state: OrbitsState) -> list[str]:
+    """P-18: the current battle is being fought in its thread, no result proposed yet: the
+    step waits for it with no deadline of its own."""
+    if not asks_gm(state):
+        return []
+    b = B.current(state)
+    return [ref_of(state, b)] if b.proposal is None else []
 
 
 def _proposed_action(b: Battle) -> dict[str, Any]:

@@ -85,7 +85,12 @@ def test_e_d34_propose_then_confirm_opens_the_next_round() -> None:
     proposed = RULESET.propose_battle(s, "0505 b-1", {"craft": [
         {"group": "B", "craft": "b1", "fate": "destroyed"}]})
     assert proposed is not None
-    assert [e.audience.kind for e in proposed.events] == ["gm"]  # the GM hears of it
+    # E-D37: the channel gets ONE post of it (an embed: where, each side's craft, who was
+    # defeated, the GM confirms it) and the GM its details
+    assert [e.audience.kind for e in proposed.events] == ["public", "gm"]
+    shown = proposed.events[0].embed
+    assert shown is not None and "result proposed" in shown.title
+    assert [f.name for f in shown.fields][-1] == "Defeated" and "GM confirms" in shown.footer
     again = RULESET.propose_battle(proposed.state, REF, {"craft": []})
     assert again is None  # only a waiting battle takes a proposal
     p = proposed.state

@@ -280,7 +280,7 @@ def test_hd36_when_no_force_affords_a_ship_nothing_is_asked():
     out = mustering(force(1, 0, 5), force(2, 15, 1))
     assert out.finished and RULESET.pending(out.state) == []
     result = RULESET.battle_result(out.state)
-    assert result == {"name": "", "craft": [], "defeated": ["1", "2"]}
+    assert result == {"name": "", "craft": [], "defeated": ["1", "2"], "defeated_seats": []}
 
 
 def test_hd36_other_seats_go_on_with_setup_after_the_muster():
