@@ -79,7 +79,7 @@ class TimingSettings(BaseModel):
     )
     away_after: int = Field(
         default=3, ge=0, le=50,
-        description="a seat that missed this many deadlines in a row is away (P-26); 0 = never",
+        description="a seat that missed this many deadlines in a row is away; 0 = never",
     )
 
     @field_validator("reminders")
