@@ -109,6 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="a seat that never acts, so deadlines, reminders and defaults show (repeatable)",
     )
     demo.add_argument(
+        "--pace", choices=("instant", "human"), default="instant",
+        help="instant: players act at once; human: after seeded random delays (minutes to "
+             "most of the deadline), so panels go idle as in real play",
+    )
+    demo.add_argument(
         "--set",
         dest="options",
         action="append",
@@ -282,6 +287,7 @@ def cmd_demo(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, err:
                 max_steps=args.max_steps,
                 options=options,
                 absent=set(args.absent),
+                pace=args.pace,
             )
         )
     except DemoFailed as exc:

@@ -77,6 +77,10 @@ class TimingSettings(BaseModel):
         default=3, ge=0, le=50,
         description="warn the GM when a seat missed this many deadlines in a row; 0 = never",
     )
+    away_after: int = Field(
+        default=3, ge=0, le=50,
+        description="a seat that missed this many deadlines in a row is away; 0 = never",
+    )
 
     @field_validator("reminders")
     @classmethod
@@ -91,6 +95,7 @@ class TimingSettings(BaseModel):
             "reminders": self.reminders,
             "on_deadline": self.on_deadline,
             "missed_warning": str(self.missed_warning),
+            "away_after": str(self.away_after),
         }
 
     def as_stored(self) -> dict[str, Any]:
@@ -100,6 +105,7 @@ class TimingSettings(BaseModel):
             "reminders": parse_reminders(self.reminders),
             "on_deadline": self.on_deadline,
             "missed_warning": self.missed_warning,
+            "away_after": self.away_after,
         }
 
 

@@ -1,4 +1,4 @@
-"""/campaign: create, join, leave, start, status, settings, end, list."""
+"""/campaign: create, join, leave, start, status, settings, back, end, list."""
 
 from __future__ import annotations
 
@@ -186,6 +186,12 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
             for k, v in sorted(known.items())
             if current.lower() in k.lower()
         ][:25]
+
+    @app_commands.command(description="Back after missing deadlines: your moves wait for you again")
+    async def back(self, interaction: discord.Interaction) -> None:
+        text = await service_of(interaction).come_back(
+            actor_of(interaction), campaign_channel_id(interaction))
+        await reply(interaction, text)
 
     @app_commands.command(description="GM: end the campaign for good")
     @app_commands.describe(reason="Shown in the channel")

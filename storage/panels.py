@@ -20,6 +20,13 @@ class PanelMessage:
     outbox_id: int | None  # None: the holder acted but no panel message is on record
     step_no: int  # the step whose panel it was last given
     active_at: float | None  # the holder's last submission or panel choice
+    notified_at: float | None = None  # the holder's last NEW DM from the campaign (009)
+
+    @property
+    def unanswered(self) -> bool:
+        """P-28: the holder has not acted since their last notifying DM."""
+        return self.notified_at is not None and (
+            self.active_at is None or self.active_at < self.notified_at)
 
 
 async def get(db: Reader, campaign_id: int, seat: int) -> PanelMessage | None:
@@ -28,7 +35,7 @@ async def get(db: Reader, campaign_id: int, seat: int) -> PanelMessage | None:
     if row is None:
         return None
     return PanelMessage(row["campaign_id"], row["seat"], row["user_id"], row["outbox_id"],
-                        row["step_no"], row["active_at"])
+                        row["step_no"], row["active_at"], row["notified_at"])
 
 
 async def shown(tx: Tx, campaign_id: int, seat: int, user_id: int, outbox_id: int,
@@ -53,6 +60,15 @@ async def touch(tx: Tx, campaign_id: int, seat: int, user_id: int, now: float) -
         " outbox_id = CASE WHEN dm_panels.user_id = excluded.user_id"
         " THEN dm_panels.outbox_id END,"
         " user_id = excluded.user_id, active_at = excluded.active_at",
+        (campaign_id, seat, user_id, now))
+
+
+async def notified(tx: Tx, campaign_id: int, seat: int, user_id: int, now: float) -> None:
+    """The holder just got a new DM (one that notifies) from the campaign."""
+    await tx.execute(
+        "INSERT INTO dm_panels (campaign_id, seat, user_id, notified_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (campaign_id, seat) DO UPDATE SET notified_at = excluded.notified_at"
+        " WHERE dm_panels.user_id = excluded.user_id",
         (campaign_id, seat, user_id, now))
 
 

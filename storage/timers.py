@@ -104,6 +104,15 @@ async def close_open(tx: Tx, campaign_id: int) -> None:
     )
 
 
+async def hurry(tx: Tx, campaign_id: int, step_no: int, now: float) -> bool:
+    """P-26: the open deadline of a step that waits only for away seats falls due now (once:
+    a deadline already due, fired or paused is left as it is)."""
+    changed = await tx.changed(
+        "UPDATE deadlines SET due_at = ? WHERE campaign_id = ? AND step_no = ?"
+        " AND status = 'open' AND due_at > ?", (now, campaign_id, step_no, now))
+    return changed == 1
+
+
 async def pause(tx: Tx, campaign_id: int, now: float) -> None:
     """Freezes the time left on the open deadline."""
     await tx.execute(

@@ -53,7 +53,7 @@ def test_every_problem_is_reported_with_its_key(tmp_path: Path) -> None:
     text = "\n".join(problems)
     assert "unknown key 'foo' (allowed: database_path, log_level, guild_ids" in text
     assert ("unknown key 'timing.bar' (allowed: step_hours, reminders, on_deadline, "
-            "missed_warning)") in text
+            "missed_warning, away_after)") in text
     assert "token: the bot token is never read from the config file" in text
     assert "DISCORD_TOKEN" in text
     assert "log_level: must be one of 'DEBUG'" in text

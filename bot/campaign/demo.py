@@ -5,6 +5,10 @@ a temporary SQLite file and a virtual clock, with no Discord: scripted players (
 ``scripted_player(seat)``) choose from what their seat may see, the outbox is drained into a
 transcript (``channel.md``, ``dm-<player>.md``, ``gm.md``, PNG pictures, ``summary.md``), and
 the clock jumps to the next deadline whenever nobody can act.
+
+``pace="human"`` (``--pace human``): each scripted player answers a panel only after a
+seeded random delay, from minutes to most of the time left before the deadline, so panels
+go idle and DMs notify as in real play; the summary's DMs per player per turn show it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from bot.rules.base import GM_SEAT, Embed, Request, Ruleset, ScriptedPlayer
 from bot.rules.dice import SeededDice
 from bot.rules.words import plural
 from storage import campaigns as campaign_rows
+from storage import missed
 from storage.campaigns import CampaignRow
 from storage.db import Database
 
@@ -37,6 +42,10 @@ _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::[tTdDfFR])?>")
 # "<t:N:f> (<t:N:R>)": both are the same moment in a transcript
 _FULL_TIMESTAMP = re.compile(r"<t:(-?\d+):f> \(<t:\1:R>\)")
 _MENTION = re.compile(r"<@(\d+)>")
+PACES = ("instant", "human")
+MIN_THINK = timedelta(minutes=5)  # --pace human: the quickest answer to a panel
+THINK_SHARE = 0.8  # ... and the slowest, as a share of the time left before the deadline
+NO_DEADLINE_THINK = timedelta(hours=12)  # the slowest answer where a step has no deadline
 
 
 class DemoFailed(RuntimeError):
@@ -67,6 +76,7 @@ class DemoResult:
     players: list[str]
     actions: int = 0
     clock_jumps: int = 0
+    answer_waits: int = 0  # --pace human: the clock moved on to a player's answer
     gm_advances: int = 0  # the scripted GM's /gm advance where nothing else could go on
     channel_posts: int = 0
     channel_edits: int = 0
@@ -76,6 +86,8 @@ class DemoResult:
     gm_posts: int = 0
     gm_edits: int = 0
     turns: int = 0  # game turns (or rounds) played, when the rule set counts them
+    pace: str = "instant"
+    away: list[str] = field(default_factory=list)  # seats away (P-26) when the demo ended
     images: list[str] = field(default_factory=list)
     started: datetime = START
     ended: datetime = START
@@ -89,7 +101,10 @@ class DemoResult:
             + ("the campaign ended." if self.finished else "the campaign did NOT end."),
             f"Players: {', '.join(self.players)}.",
             f"{self.actions} actions by scripted players; the clock jumped {self.clock_jumps} "
-            f"times to a deadline or reminder; {days:.1f} days of game time."
+            f"times to a deadline or reminder"
+            + (f" and {self.answer_waits} times to a player's answer" if self.answer_waits
+               else "")
+            + f"; {days:.1f} days of game time."
             + (f" The GM moved the game on {plural(self.gm_advances, 'time')} (/gm advance)."
                if self.gm_advances else ""),
             f"Messages: {self.channel_posts} channel posts (and {self.channel_edits} edits of "
@@ -104,6 +119,16 @@ class DemoResult:
             lines.append(f"Per game turn ({self.turns}): "
                          f"{self.channel_posts / self.turns:.2f} channel posts, "
                          f"{per_player:.2f} DMs per player.")
+            lines.append("New DMs per player per game turn: " + ", ".join(
+                f"{name} {self.dms.get(name, 0) / self.turns:.2f}" for name in self.players)
+                + ".")
+        lines.append(f"DMs to the GM: {self.gm_posts}"
+                     + (f" (and {plural(self.gm_edits, 'edit')})" if self.gm_edits else "")
+                     + ".")
+        lines.append(f"Away seats at the end: {', '.join(self.away) or 'none'}.")
+        if self.pace != "instant":
+            lines.append(f"Pace: {self.pace} (scripted players answer after seeded random "
+                         "delays).")
         if self.final_status:
             lines += ["", "Final state (public view):", self.final_status]
         return "\n".join(lines)
@@ -288,6 +313,11 @@ class DemoRunner:
         self._dice: dict[int, SeededDice] = {}
         self._message_id = 0
         self.absent: set[int] = set()
+        self.pace = "instant"
+        # --pace human: when each seat answers each panel, by (campaign, step, seat)
+        self._answer_at: dict[tuple[int, int, int], datetime] = {}
+        self._thinking: list[datetime] = []  # open panels whose answer is still ahead
+        self.answer_waits = 0
         self.fought: set[str] = set()  # battles opened in their own campaign (E-D36)
         self.channel_id = CHANNEL_ID  # where the scripted GM's commands are given
 
@@ -316,12 +346,34 @@ class DemoRunner:
 
     async def open_panel(self) -> tuple[Actor, Panel] | None:
         """The first panel someone still has to answer (GM first, then seat order); absent
-        seats never answer, so their deadlines, reminders and defaults show in the demo."""
+        seats never answer, so their deadlines, reminders and defaults show in the demo. With
+        ``pace`` human, a panel is answered only once its seat's delay for it has passed."""
+        self._thinking = []
         for actor in (self.gm, *self.players):
             for panel in await self.service.panels_for(self.campaign_id, actor.user_id):
                 if panel.submitted is None and panel.seat not in self.absent:
-                    return actor, panel
+                    at = self._answer_time(panel)
+                    if at <= self.clock():
+                        return actor, panel
+                    self._thinking.append(at)
         return None
+
+    def _answer_time(self, panel: Panel) -> datetime:
+        """When the seat answers this panel: at once, or (pace human) after a delay drawn
+        from the seat's own seeded dice the first time the panel is seen."""
+        if self.pace == "instant":
+            return self.clock()
+        key = (self.campaign_id, panel.step_no, panel.seat)
+        if key not in self._answer_at:
+            now = self.clock()
+            left = panel.deadline - now if panel.deadline is not None else None
+            slowest = (left * THINK_SHARE if left is not None and left > timedelta(0)
+                       else NO_DEADLINE_THINK if left is None else MIN_THINK)
+            spread = max(1, int((slowest - MIN_THINK).total_seconds() // 60))
+            dice = self._dice.setdefault(-1 - panel.seat,
+                                         SeededDice(self.seed, f"demo-pace:{panel.seat}"))
+            self._answer_at[key] = now + MIN_THINK + timedelta(minutes=dice.d(spread) - 1)
+        return self._answer_at[key]
 
     async def play(self, actor: Actor, panel: Panel) -> None:
         """Asks the seat's scripted player for an action and submits it."""
@@ -367,6 +419,7 @@ class DemoRunner:
         child = DemoRunner(self.service, self.db, registry.get(info.ruleset), self.clock,
                            self.seed)
         child.campaign_id = info.id
+        child.pace = self.pace
         child.channel_id = CHANNEL_ID + len(self.fought)
         users = {p.user_id for p in info.seats}
         child.players = [a for a in self.players if a.user_id in users]
@@ -398,8 +451,14 @@ class DemoRunner:
         return True
 
     async def jump_clock(self) -> bool:
-        """Moves the clock to the next deadline or reminder and fires it; False if none."""
+        """Moves the clock to the next deadline or reminder and fires it, or (pace human) to
+        the next moment a scripted player answers, when that comes first; False if none."""
         wake = await self.service.next_wakeup()
+        answer = min(self._thinking, default=None)
+        if answer is not None and (wake is None or answer < wake):
+            self.clock.now = max(self.clock.now, answer)
+            self.answer_waits += 1
+            return True
         if wake is None:
             return False
         self.clock.advance_to(wake)
@@ -439,6 +498,7 @@ async def run_demo(
     max_steps: int = 2000,
     options: dict[str, str] | None = None,
     absent: set[int] | frozenset[int] = frozenset(),
+    pace: str = "instant",
 ) -> DemoResult:
     """Plays a campaign of ``ruleset_name`` to its end and writes the transcript to ``folder``.
 
@@ -452,10 +512,13 @@ async def run_demo(
     _scripted(ruleset, 1)  # fail early, before any file is touched
     if not set(absent) <= set(range(1, seats + 1)):
         raise InvalidInput(f"--absent takes seat numbers 1 to {seats}; got {sorted(absent)}.")
+    if pace not in PACES:
+        raise InvalidInput(f"--pace is one of {', '.join(PACES)}; got {pace[:20]!r}.")
     _prepare_folder(folder)
     clock = VirtualClock()
     names = [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(seats)]
-    result = DemoResult(ruleset=ruleset.name, folder=folder, seed=seed, players=names)
+    result = DemoResult(ruleset=ruleset.name, folder=folder, seed=seed, players=names,
+                        pace=pace)
     user_names = {GM_USER_ID + 1 + i: n for i, n in enumerate(names)} | {GM_USER_ID: "GM"}
     transcript = Transcript(folder, result, user_names)
     with tempfile.TemporaryDirectory(prefix="admiralty-demo-") as tmp:
@@ -465,6 +528,7 @@ async def run_demo(
             service = CampaignService(db, clock=clock, seed_source=lambda: seed)
             runner = DemoRunner(service, db, ruleset, clock, seed)
             runner.absent = set(absent)
+            runner.pace = pace
             try:
                 await _play_to_the_end(runner, transcript, seats, options, max_steps)
             finally:
@@ -509,10 +573,14 @@ async def _play_to_the_end(
 
 async def _finish(runner: DemoRunner, result: DemoResult, clock: VirtualClock) -> None:
     result.ended = clock()
+    result.answer_waits = runner.answer_waits
+    result.clock_jumps -= runner.answer_waits  # (counted as jumps by the main loop)
     if not runner.campaign_id:
         return
     row = await runner.row()
     result.finished = row.status == "ended"
+    away = await missed.away_seats(runner.db, row.id)
+    result.away = [result.players[s - 1] for s in sorted(away) if 0 < s <= len(result.players)]
     if row.state is not None:
         state = runner.state_of(row)
         result.final_status = runner.ruleset.status(state, None)

@@ -72,9 +72,13 @@ def step_line(kind: str, who: list[str], deadline: datetime | None) -> str:
     return f"{names(who)}: take your actions, then say you are ready{note}."
 
 
-def default_line(name: str, request: Any, drafted: bool = False) -> str:
+def default_line(name: str, request: Any, drafted: bool = False, away: bool = False) -> str:
     """A default taken at the deadline, said as such (never the content of sealed orders);
-    ``drafted``: what the seat had saved in its panel was taken instead of the default."""
+    ``drafted``: what the seat had saved in its panel was taken instead of the default;
+    ``away``: the seat is away (P-26), so it was taken at once, not at a deadline."""
+    if away:
+        return default_line(name, request, drafted).replace(
+            f"{name} missed the deadline:", f"{name} is away:", 1)
     if request.kind == "sealed":
         if drafted:
             return f"{name} missed the deadline: the choices saved in their panel were used."

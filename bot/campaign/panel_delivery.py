@@ -11,7 +11,12 @@ P-9 (news is a DM of its own, never under a panel): when an active player's next
 comes with news and their panel message is still the last thing in their DMs, that message
 BECOMES the news (the panel buttons leave it, so no click can rewrite it) and the panel is a
 new DM just below. When something else came after the panel message, a new panel DM goes at
-the bottom and the old message says that it moved."""
+the bottom and the old message says that it moved.
+
+P-28 (one notifying DM waiting at a time): a holder who has not acted since their last new
+DM from the campaign is treated as active whatever the time: their next panel edits their
+panel message (wherever it is) instead of a second new DM; news still comes as P-9 says. A
+reminder, which must notify, is a new DM and the panel message it replaces says so."""
 
 from __future__ import annotations
 
@@ -19,8 +24,8 @@ from typing import Any
 
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects, ServiceCore
+from storage import missed, panels
 from storage import outbox as outbox_repo
-from storage import panels
 from storage.db import Tx
 from storage.outbox import NewMessage, Picture
 
@@ -36,6 +41,17 @@ def moved_text(campaign: str) -> str:
 def handed_text(campaign: str, freed: bool = False) -> str:
     how = "was freed by the GM" if freed else "was handed to another player"
     return f"Your seat in **{campaign}** {how}; this panel no longer works."
+
+
+def away_text(campaign: str) -> str:
+    """The line above an away seat's panels (P-26): what happens and how to come back."""
+    return (f"You are away from **{campaign}** after missing several deadlines in a row: "
+            "your moves take the default at once. Use any button of this panel, or "
+            "`/campaign back` in the campaign's channel, to play again.")
+
+
+def back_text(name: str) -> str:
+    return f"{name} is back: their moves wait for them again."
 
 
 class PanelDelivery(ServiceCore):
@@ -63,7 +79,10 @@ class PanelDelivery(ServiceCore):
         fx.wake = True
 
         async def post(m: NewMessage) -> int:
-            return await outbox_repo.enqueue_one(tx, m, fx.now)
+            new = await outbox_repo.enqueue_one(tx, m, fx.now)
+            if m.edit_of is None:  # a new DM notifies (P-28)
+                await panels.notified(tx, row.id, seat, user_id, fx.now)
+            return new
 
         def dm(text: str, **extra: Any) -> NewMessage:
             return NewMessage(row.id, "dm", text, user_id=user_id, **extra)
@@ -79,8 +98,8 @@ class PanelDelivery(ServiceCore):
         if old is None:
             await news_then_panel(news, files)
             return
-        outbox_id, unsent, active_at = old
-        active = self.panel_idle_seconds > 0 and (
+        outbox_id, unsent, active_at, unanswered = old
+        active = unanswered or self.panel_idle_seconds > 0 and (
             unsent or (active_at is not None and fx.now - active_at < self.panel_idle_seconds))
         if not active:
             await news_then_panel(news, files)
@@ -95,7 +114,8 @@ class PanelDelivery(ServiceCore):
             else:
                 await news_then_panel(news, files)
             return
-        if latest and not news and len(panel_text) <= messages.MESSAGE_LIMIT:
+        if (latest or unanswered) and not news and len(panel_text) <= messages.MESSAGE_LIMIT:
+            # (P-28: a holder who has not answered their last new DM gets no second one)
             await post(dm(panel_text, panel=ref, edit_of=outbox_id))
             await panels.shown(tx, row.id, seat, user_id, outbox_id, row.step_no)
             return
@@ -109,26 +129,34 @@ class PanelDelivery(ServiceCore):
 
     async def _panel_message(
         self, tx: Tx, ctx: Ctx, seat: int, user_id: int
-    ) -> tuple[int, bool, float | None] | None:
+    ) -> tuple[int, bool, float | None, bool] | None:
         """The seat's panel message for that user, if one may be edited: its first post's
-        outbox id, whether that is still unsent, and the holder's last activity."""
+        outbox id, whether that is still unsent, the holder's last activity, and whether
+        they have not acted since their last new DM (P-28)."""
         rec = await panels.get(tx, ctx.row.id, seat)
         if rec is None or rec.outbox_id is None or rec.user_id != user_id:
             return None
         state = await panels.post_state(tx, rec.outbox_id)
         if state is None or state[0] == "failed":
             return None
-        return rec.outbox_id, state[0] == "pending", rec.active_at
+        return rec.outbox_id, state[0] == "pending", rec.active_at, rec.unanswered
 
     async def _remind_seat(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int,
                            text: str, step_no: int) -> None:
         """A reminder is always a new DM (it must notify); it carries the panel, so it is
-        the seat's panel message from now on."""
+        the seat's panel message from now on. The panel message it replaces says it moved
+        (P-28: never two panels waiting in the holder's DMs)."""
         fx.wake = True  # enqueued here, not through fx.messages: the dispatcher must look
+        old = await self._panel_message(tx, ctx, seat, user_id)
         new = await outbox_repo.enqueue_one(tx, NewMessage(
             ctx.row.id, "dm", text, user_id=user_id, panel=(ctx.row.id, step_no, seat)),
             fx.now)
+        if old is not None:
+            await outbox_repo.enqueue_one(tx, NewMessage(
+                ctx.row.id, "dm", moved_text(ctx.row.name), user_id=user_id, edit_of=old[0]),
+                fx.now)
         await panels.shown(tx, ctx.row.id, seat, user_id, new, step_no)
+        await panels.notified(tx, ctx.row.id, seat, user_id, fx.now)
 
     async def _hand_over_panel(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
                                old_user_id: int, freed: bool = False) -> None:
@@ -142,8 +170,11 @@ class PanelDelivery(ServiceCore):
                 ctx.row.id, "dm", handed_text(ctx.row.name, freed), user_id=old_user_id,
                 edit_of=rec.outbox_id), fx.now)
         await panels.forget(tx, ctx.row.id, seat)
+        await missed.clear(tx, ctx.row.id, [seat])  # the next holder starts afresh (P-26)
 
     async def _seat_active(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
                            user_id: int) -> None:
-        """The holder submitted or chose on a panel just now."""
+        """The holder submitted or chose on a panel just now: an away seat is back (P-26)."""
         await panels.touch(tx, ctx.row.id, seat, user_id, fx.now)
+        if await missed.clear(tx, ctx.row.id, [seat]):
+            fx.channel(ctx, back_text(ctx.name(seat)))

@@ -16,18 +16,19 @@ from typing import Any
 from bot.campaign import messages
 from bot.campaign.core import Ctx, Effects
 from bot.campaign.settings import timing
-from bot.campaign.steps import StepEngine, Taken
+from bot.campaign.steps import Mail, StepEngine, Taken
 from bot.campaign.summaries import describe_action
 from bot.rules.base import step_name
 from bot.rules.words import plural
-from storage import campaigns, missed, timers
+from storage import campaigns, digests, missed, timers
 from storage import outbox as outbox_repo
 from storage.db import Tx
 from storage.health import StorageError
 from storage.outbox import NewMessage
 
 Intent = Callable[[Tx, Ctx, Effects], Awaitable[int]]
-TimerKey = tuple[Any, ...]  # ("deadline", campaign, step) or ("reminder", campaign, step, offset)
+# ("deadline", campaign, step), ("reminder", campaign, step, offset), ("digest", campaign, 0)
+TimerKey = tuple[Any, ...]
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 60.0  # after a failure: 1, 2, 4 minutes...
@@ -55,14 +56,15 @@ class Scheduler(StepEngine):
     async def next_wakeup(self) -> datetime | None:
         """When the earliest deadline or reminder falls due (None: nothing scheduled); a
         failed timer counts from when it is tried again, so it is never retried in a loop."""
-        due = await timers.next_due(self.db)
+        due = _earliest(await timers.next_due(self.db), await digests.next_due(self.db))
         now = self._now()
         if due is not None and due <= now and self._trouble:
             ready = [k for k in await self._due(now) if not self._backing_off(k, now)]
             if not ready:
                 later = [t.retry_at for k, t in self._trouble.items()
                          if t.retry_at != float("inf")]
-                ahead = await timers.next_due_after(self.db, now)
+                ahead = _earliest(await timers.next_due_after(self.db, now),
+                                  await digests.next_due(self.db, now))
                 due = min([*later, *([ahead] if ahead is not None else [])], default=None)
         return self._at(due)
 
@@ -85,6 +87,7 @@ class Scheduler(StepEngine):
         keys: list[TimerKey] = [
             ("reminder", c, s, o) for c, s, o in await timers.due_reminders(self.db, now)]
         keys += [("deadline", c, s) for c, s in await timers.due_deadlines(self.db, now)]
+        keys += [("digest", c, 0) for c in await digests.due(self.db, now)]
         return keys
 
     def _backing_off(self, key: TimerKey, now: float) -> bool:
@@ -94,7 +97,8 @@ class Scheduler(StepEngine):
     async def _fire(self, key: TimerKey, now: float) -> int:
         """One timer in its own transaction; a failure is this campaign's alone."""
         kind, campaign_id, step_no = key[0], key[1], key[2]
-        intent = self._reminder(step_no, key[3]) if kind == "reminder" else self._deadline(step_no)
+        intent = (self._reminder(step_no, key[3]) if kind == "reminder" else
+                  self._digest() if kind == "digest" else self._deadline(step_no))
         try:
             fired = await self._mutate(campaign_id, intent)
         except Exception as exc:  # noqa: BLE001 (any failure: the other campaigns go on)
@@ -133,6 +137,9 @@ class Scheduler(StepEngine):
             if kind == "reminder":  # a lost reminder needs no one's action
                 await timers.reminder_done(tx, campaign_id, step_no, key[3], now)
                 return
+            if kind == "digest":  # nor a lost digest (the tracker said each default)
+                await digests.take(tx, campaign_id, now)
+                return
             await timers.fire(tx, campaign_id, step_no, now)
             row = await campaigns.get(tx, campaign_id)
             if row is None:
@@ -166,8 +173,9 @@ class Scheduler(StepEngine):
                 return 0  # the bot was down past the deadline itself: no stale reminder
             due = self._at(dl.due_at) if dl is not None else None
             name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
+            away = await missed.away_seats(tx, ctx.row.id)
             for req in ctx.owing():
-                target = self._dm_target(ctx, req.seat)
+                target = None if req.seat in away else self._dm_target(ctx, req.seat)
                 if target is not None:
                     await self._remind_seat(
                         tx, ctx, fx, req.seat, target,
@@ -179,25 +187,42 @@ class Scheduler(StepEngine):
 
     async def _tell_gm_missed(
         self, tx: Tx, ctx: Ctx, fx: Effects, name: str, taken: list[Taken], stuck: list[str]
-    ) -> None:
-        """ONE DM to the GM per deadline: every seat that missed it with what was taken for
-        it, a warning for each seat that has now missed ``missed_warning`` deadlines in a row
-        (it is absent: replace or free it), and whoever had no default to take."""
+    ) -> list[int]:
+        """P-25: the GM hears of a seat's missed deadlines at once at its first miss, at the
+        ``missed_warning``-th in a row and when it goes away (``away_after`` in a row, P-26,
+        with /gm replace and /gm kick), and of whoever had no default to take; every other
+        miss waits for the digest, at most one DM a day per campaign (its lines also ride
+        along with any DM told at once). Everything of one deadline is ONE DM. Returns the
+        seats that went away."""
         if not taken and not stuck:
-            return
-        limit = int(timing(ctx.row.settings)["missed_warning"])
-        lines = [f"**{ctx.row.name}**, {name}. The deadline passed."]
-        warnings = []
+            return []
+        settings = timing(ctx.row.settings)
+        limit, away_after = int(settings["missed_warning"]), int(settings["away_after"])
+        head = f"**{ctx.row.name}**, {name}. The deadline passed."
+        now_lines: list[str] = []
+        later: list[str] = []
+        notes: list[str] = []  # warnings and seats gone away, after the misses
+        went: list[int] = []
         for seat in dict.fromkeys(t.seat for t in taken):
             what = "; then ".join(
                 f"{'their saved draft' if t.drafted else 'the default'} was taken: {t.action}"
                 for t in taken if t.seat == seat)
-            lines.append(f"{ctx.name(seat)} missed the deadline; {what}.")
+            line = f"{ctx.name(seat)} missed the deadline; {what}."
             in_row = await missed.count(tx, ctx.row.id, seat)
-            if limit and in_row == limit:
-                warnings.append(
+            gone = bool(away_after and in_row >= away_after
+                        and await missed.set_away(tx, ctx.row.id, seat))
+            if gone:
+                went.append(seat)
+                notes.append(
+                    f"{ctx.name(seat)} has missed {plural(in_row, 'deadline')} in a row and is "
+                    "now away: their moves take the default at once until they act again. "
+                    "/gm replace gives the seat to another member; /gm kick frees it.")
+            elif limit and in_row == limit:
+                notes.append(
                     f"Warning: {ctx.name(seat)} has missed {plural(in_row, 'deadline')} in a row. "
                     "/gm replace gives the seat to another member; /gm kick frees it.")
+            told_now = in_row == 1 or gone or (limit and in_row == limit)
+            (now_lines if told_now else later).append(line)
         if stuck:
             verb = "has" if len(stuck) == 1 else "have"
             # what /gm advance would take where the rules offer a way on (Request.advance)
@@ -206,10 +231,51 @@ class Scheduler(StepEngine):
                     and r.kind != "sealed"]
             way = (f"/gm advance moves the game on now: {'; '.join(ways)}. Or extend"
                    if ways else "Extend")
-            lines.append(f"{messages.names(stuck)} {verb} no default to take, so the step waits. "
-                         f"{way} the deadline (/gm extend) or give the seat to someone else "
-                         "(/gm replace).")
-        fx.dm(ctx, ctx.row.gm_user_id, "\n".join(lines + warnings))
+            notes.append(f"{messages.names(stuck)} {verb} no default to take, so the step "
+                         f"waits. {way} the deadline (/gm extend) or give the seat to someone "
+                         "else (/gm replace).")
+        if now_lines or notes:
+            earlier = await digests.take(tx, ctx.row.id, fx.now)
+            fx.dm(ctx, ctx.row.gm_user_id, "\n".join(
+                [head, *now_lines, *later, *notes] + _earlier_lines(earlier)))
+            return went
+        await digests.queue(tx, ctx.row.id, [f"{name}. {line}" for line in later])
+        told = await digests.told_at(tx, ctx.row.id)
+        if told is None or fx.now - told >= digests.DAY:
+            self._send_digest(ctx, fx, await digests.take(tx, ctx.row.id, fx.now))
+        return went
+
+    @staticmethod
+    def _send_digest(ctx: Ctx, fx: Effects, lines: list[str]) -> None:
+        if lines:
+            fx.dm(ctx, ctx.row.gm_user_id, "\n".join(
+                [f"**{ctx.row.name}**: deadlines missed since your last note about them:",
+                 *(f"- {line}" for line in lines)]))
+
+    def _digest(self) -> Intent:
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
+            lines = await digests.take(tx, ctx.row.id, fx.now)
+            if ctx.row.status == "ended":
+                return 0  # no news once the game is over
+            self._send_digest(ctx, fx, lines)
+            return 1 if lines else 0
+
+        return run
+
+    async def _gone_away(self, tx: Tx, ctx: Ctx, fx: Effects, seats: list[int]) -> None:
+        """P-26: the channel says once that the seats are away; each one's open panel is
+        given again with the line saying how to come back (an edit: no new DM for it), and
+        a step that now waits only for away seats takes their defaults at once."""
+        for seat in seats:
+            fx.channel(ctx, f"{ctx.name(seat)} is away: they missed several deadlines in a "
+                            "row, so their moves take the default at once until they act "
+                            "again.")
+        mail = Mail()
+        name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
+        for seat in seats:
+            for req in ctx.requests_of(seat)[:1]:
+                mail.panel(seat, messages.panel_line(ctx.row.name, name, req.prompt, None))
+        await self._flush(tx, ctx, fx, mail)
 
     def _deadline(self, step_no: int) -> Intent:
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
@@ -227,9 +293,28 @@ class Scheduler(StepEngine):
                       f"waiting for {messages.names(owing)}. Use /gm advance to take their "
                       "defaults or /gm extend to give more time.")
                 return 1
+            away = frozenset(await missed.away_seats(tx, ctx.row.id))
+            # P-26: due early because only away seats are owed: their defaults, said as
+            # such; they missed no deadline, and the GM was told once they went away
+            hurried = all(r.seat in away for r in ctx.owing())
             taken: list[Taken] = []
-            stuck = await self._force_defaults(tx, ctx, fx, strict=False, taken=taken)
-            await self._tell_gm_missed(tx, ctx, fx, name, taken, stuck)
+            stuck = await self._force_defaults(tx, ctx, fx, strict=False, taken=taken,
+                                               away=away)
+            if hurried and not stuck:
+                return 1
+            went = await self._tell_gm_missed(
+                tx, ctx, fx, name, [t for t in taken if t.seat not in away], stuck)
+            if went and ctx.row.status == "running":
+                await self._gone_away(tx, ctx, fx, went)
             return 1
 
         return run
+
+
+def _earliest(*moments: float | None) -> float | None:
+    return min((m for m in moments if m is not None), default=None)
+
+
+def _earlier_lines(lines: list[str]) -> list[str]:
+    """Digest lines still waiting, carried by a DM told at once (P-25)."""
+    return ["Earlier:", *(f"- {line}" for line in lines)] if lines else []

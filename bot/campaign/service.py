@@ -4,6 +4,7 @@ Each concept lives in its own module; this class only puts them together."""
 
 from __future__ import annotations
 
+from bot.campaign.absence import Absence
 from bot.campaign.gm import GmTools
 from bot.campaign.lifecycle import Lifecycle
 from bot.campaign.outbox import OutboxApi
@@ -13,7 +14,8 @@ from bot.campaign.submissions import Submissions
 from bot.campaign.war import War
 
 
-class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Scheduler, OutboxApi):
+class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Absence, Scheduler,
+                      OutboxApi):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);

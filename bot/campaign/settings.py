@@ -11,8 +11,10 @@ from bot.errors import InvalidInput, InvalidState
 from bot.rules.base import Ruleset
 
 TIMING_DEFAULTS: dict[str, Any] = {"step_hours": 48.0, "reminders": [12.0, 1.0],
-                                   "on_deadline": "default", "missed_warning": 3}
+                                   "on_deadline": "default", "missed_warning": 3,
+                                   "away_after": 3}
 MAX_MISSED_WARNING = 50
+MAX_AWAY_AFTER = 50  # P-26: deadlines missed in a row before a seat is away
 # P-12: bounds of the timing settings. A deadline further away than 30 days is no deadline
 # a group waits for, and an unbounded one overflowed the date (year 116109 for 1e9 hours).
 MAX_STEP_HOURS = 720.0
@@ -29,7 +31,11 @@ TIMING_HELP = {
     "on_deadline": "default (missing input takes its default) or wait (tell the GM and wait)",
     "missed_warning": f"a whole number 0..{MAX_MISSED_WARNING}: warn the GM when a seat missed "
                       "that many deadlines in a row (0 = never)",
+    "away_after": f"a whole number 0..{MAX_AWAY_AFTER}: a seat that missed that many deadlines "
+                  "in a row is away and takes its defaults at once until its player acts "
+                  "(0 = never)",
 }
+WHOLE_NUMBERS = {"missed_warning": MAX_MISSED_WARNING, "away_after": MAX_AWAY_AFTER}
 
 
 def _hours(value: str, low: float) -> float:
@@ -66,9 +72,9 @@ def parse_timing(key: str, value: Any) -> Any:
             return offsets
         if key == "on_deadline" and text in ("default", "wait"):
             return text
-        if key == "missed_warning":
+        if key in WHOLE_NUMBERS:
             number = int(text)
-            if not 0 <= number <= MAX_MISSED_WARNING:
+            if not 0 <= number <= WHOLE_NUMBERS[key]:
                 raise ValueError
             return number
     except ValueError:
@@ -155,6 +161,11 @@ def timing(settings: dict[str, Any]) -> dict[str, Any]:
     raw = out["reminders"] if isinstance(out["reminders"], list) else []
     offsets = {_stored_hours(o, 0.0, 0.0) for o in raw[:MAX_REMINDERS]}
     out["reminders"] = sorted((o for o in offsets if o > 0), reverse=True)
+    for key, top in WHOLE_NUMBERS.items():  # a stored value outside the bounds: the nearest
+        try:
+            out[key] = min(max(int(out[key]), 0), top)
+        except (TypeError, ValueError):
+            out[key] = TIMING_DEFAULTS[key]
     return out
 
 

@@ -10,7 +10,7 @@ from bot.campaign import embeds, messages
 from bot.campaign.core import Ctx, Effects, step_keys
 from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
-from bot.campaign.panel_delivery import PanelDelivery
+from bot.campaign.panel_delivery import PanelDelivery, away_text, back_text
 from bot.campaign.settings import timing
 from bot.campaign.summaries import describe_action
 from bot.campaign.tracker import Layout, Tracker
@@ -78,6 +78,8 @@ class Mail:
     # The text that goes with a seat's panel. It is a message of its own: clicking the panel
     # rewrites that message, which would wipe a private report (a scan) sent with it.
     panels: dict[int, str] = field(default_factory=dict)
+    # P-27: per seat, the defaults taken for it here, said in its next panel (not a DM)
+    defaults: dict[int, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.items = [PublicItem(t, True) for t in self.public] + self.items
@@ -95,6 +97,14 @@ class Mail:
     def panel(self, seat: int, text: str) -> None:
         """The seat's panel, with its text; the first panel of a seat wins."""
         self.panels.setdefault(seat, text)
+
+    def defaulted(self, ctx: Ctx, req: Request, action: dict[str, Any], drafted: bool) -> None:
+        """P-27: the seat's next panel says what was taken for it (its own words)."""
+        name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
+        what = "the choices saved in your panel were" if drafted else "the default was"
+        self.defaults.setdefault(req.seat, []).append(
+            f"{name}: you did not answer in time, so {what} taken for you: "
+            f"{describe_action(req, action)}.")
 
 
 def validate_action(request: Request, action: dict[str, Any]) -> None:
@@ -141,7 +151,7 @@ class StepEngine(PanelDelivery):
 
     async def _resolve_sealed(
         self, tx: Tx, ctx: Ctx, fx: Effects, *, drafted: set[int] | None = None,
-        taken: list[Taken] | None = None,
+        taken: list[Taken] | None = None, away: frozenset[int] = frozenset(),
     ) -> None:
         """Resolves the open sealed step with the stored submissions and defaults; the
         tracker says who missed the deadline, and the reveal marks the defaults: the rule
@@ -159,7 +169,10 @@ class StepEngine(PanelDelivery):
             actions[req.seat] = action
             if req.seat not in ctx.submitted:
                 own = req.seat in (drafted or set())
-                mail.line(messages.default_line(ctx.name(req.seat), req, drafted=own))
+                mail.line(messages.default_line(ctx.name(req.seat), req, drafted=own,
+                                                away=req.seat in away))
+                if req.seat not in away:
+                    mail.defaulted(ctx, req, action, own)
                 if not own:
                     defaulted.add(req.seat)
                 if taken is not None:
@@ -172,13 +185,17 @@ class StepEngine(PanelDelivery):
 
     async def _act(
         self, tx: Tx, ctx: Ctx, fx: Effects, req: Request, action: dict[str, Any],
-        *, by_default: bool = False, drafted: bool = False,
+        *, by_default: bool = False, drafted: bool = False, away: bool = False,
     ) -> None:
         """Applies one turn/open action; a turn action always ends its step. A default
-        taken at the deadline (``drafted``: the seat's saved draft) says so in the tracker."""
+        taken at the deadline (``drafted``: the seat's saved draft; ``away``: at once, for an
+        away seat) says so in the tracker."""
         mail = Mail()
         if by_default:
-            mail.line(messages.default_line(ctx.name(req.seat), req, drafted=drafted))
+            mail.line(messages.default_line(ctx.name(req.seat), req, drafted=drafted,
+                                            away=away))
+            if not away:
+                mail.defaulted(ctx, req, action, drafted)
         else:
             mail.acted.add(req.seat)
         dice = await self._begin_resolution(tx, ctx, fx)
@@ -396,18 +413,43 @@ class StepEngine(PanelDelivery):
         fx.messages.clear()
         fx.wake = True
         if mail.acted:
-            await missed.clear(tx, row.id, sorted(mail.acted))  # they are here after all
+            for seat in await missed.clear(tx, row.id, sorted(mail.acted)):
+                fx.channel(ctx, back_text(ctx.name(seat)))  # they are here after all
         await self._flush_public(tx, ctx, fx, mail)
-        for seat in sorted(set(mail.seats) | set(mail.panels)):
+        away = await missed.away_seats(tx, row.id)
+        for seat in sorted(set(mail.seats) | set(mail.panels) | set(mail.defaults)):
+            panel = mail.panels.get(seat)
+            if panel is None:
+                for line in mail.defaults.get(seat, []):  # for the seat's next panel
+                    await missed.add_note(tx, row.id, seat, line)
+            else:
+                notes = [*await missed.take_notes(tx, row.id, seat), *mail.defaults.get(seat, [])]
+                panel = "\n".join([*([away_text(row.name)] if seat in away else []),
+                                   *notes[-missed.MAX_NOTES:], panel])
             user_id = self._dm_target(ctx, seat)
-            if user_id is None:
+            if user_id is None or (panel is None and seat not in mail.seats):
                 continue
             texts = mail.seats.get(seat, [])
             # The dispatcher splits an overlong panel text and puts the panel on its end.
             await self._deliver_seat(
                 tx, ctx, fx, seat, user_id,
                 messages.split("\n".join(texts)) if texts else [], mail.files.get(seat, []),
-                mail.panels.get(seat))
+                panel)
+        await self._hurry_away(tx, ctx, fx, away)
+
+    async def _hurry_away(self, tx: Tx, ctx: Ctx, fx: Effects, away: set[int]) -> None:
+        """P-26: a step that now waits only for away seats (each with a default) takes their
+        defaults at once: its deadline falls due now and the scheduler fires it, in its own
+        transaction (no recursion; a fired deadline never fires twice). Seats that are not
+        away always get their whole time: the step waits for them first."""
+        row = ctx.row
+        owing = ctx.owing()
+        if (not owing or row.status != "running"
+                or timing(row.settings)["on_deadline"] != "default"
+                or not all(r.seat in away and r.default is not None for r in owing)):
+            return
+        if await timers.hurry(tx, row.id, row.step_no, fx.now):
+            fx.wake = True
 
     async def _flush_public(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """Lines before the first post belong to the tracker the intent started in; when
@@ -550,6 +592,7 @@ class StepEngine(PanelDelivery):
 
     async def _force_defaults(
         self, tx: Tx, ctx: Ctx, fx: Effects, *, strict: bool, taken: list[Taken] | None = None,
+        away: frozenset[int] = frozenset(),
     ) -> list[str]:
         """Takes each missing input's default (deadline or /gm advance); a seat's saved draft
         that makes a legal action is taken instead (``bot.campaign.deadline_drafts``).
@@ -579,7 +622,7 @@ class StepEngine(PanelDelivery):
             if stuck:
                 return stuck
             drafted = await take_drafts(tx, ctx, probe_dice, validate_action)
-            await self._resolve_sealed(tx, ctx, fx, drafted=drafted, taken=taken)
+            await self._resolve_sealed(tx, ctx, fx, drafted=drafted, taken=taken, away=away)
             if ctx.row.step_no != step or ctx.row.status == "ended":
                 return stuck
         drafted = await take_drafts(tx, ctx, probe_dice, validate_action)
@@ -594,5 +637,6 @@ class StepEngine(PanelDelivery):
                 own = req.seat in drafted
                 if taken is not None:
                     taken.append(Taken(req.seat, describe_action(req, req.default), own))
-                await self._act(tx, ctx, fx, req, req.default, by_default=True, drafted=own)
+                await self._act(tx, ctx, fx, req, req.default, by_default=True, drafted=own,
+                                away=req.seat in away)
         return stuck

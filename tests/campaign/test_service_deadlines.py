@@ -43,7 +43,11 @@ async def test_reminders_once_per_offset_only_to_those_who_owe_then_defaults(
     rows = await outbox(db)
     assert reminders(rows, ALICE) == []
     assert len(reminders(rows, BOB)) == len(reminders(rows, CAROL)) == 1
-    assert [r.panel for r in dms_to(rows, BOB)][-1] == (info.id, 1, 2)
+    # the reminder carries the panel; the panel message it replaces says so (P-28: never
+    # two panels waiting unanswered in one player's DMs)
+    bob = dms_to(rows, BOB)
+    assert [r.panel for r in bob if r.edit_of is None][-1] == (info.id, 1, 2)
+    assert bob[-1].edit_of == bob[0].id and bob[-1].panel is None
     clock.advance(11)
     assert await service.run_due() == 1
     clock.advance(1)

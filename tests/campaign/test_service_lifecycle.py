@@ -120,8 +120,9 @@ async def test_settings_validate_everything_before_changing_anything(
     await service.create(GM, GUILD, CHANNEL, "guess", "Dice Cup")
     shown = await service.settings(GM, CHANNEL, {})
     assert shown == {"step_hours": "48", "reminders": "12,1", "on_deadline": "default",
-                     "missed_warning": "3", "target": "3", "defaults": "True"}
-    allowed = "Allowed: step_hours, reminders, on_deadline, missed_warning, target"
+                     "missed_warning": "3", "away_after": "3", "target": "3",
+                     "defaults": "True"}
+    allowed = "Allowed: step_hours, reminders, on_deadline, missed_warning, away_after, target"
     with pytest.raises(InvalidInput, match=allowed):
         await service.settings(GM, CHANNEL, {"step_hours": "5", "colour": "red"})
     with pytest.raises(InvalidInput, match="on_deadline"):

@@ -13,6 +13,7 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.campaign.panel_delivery import moved_text
 from tests.cogs.conftest import new_bot
 from tests.cogs.panel_forgery import assert_refused, forge_dm, panel_parts, press
 from tests.cogs.simworld import World, custom_ids, fresh, last_panel
@@ -116,8 +117,11 @@ async def test_a_reminder_is_a_new_dm_and_the_panel_from_then_on(world: World) -
     # her next request edits the reminder, the message she answered last
     assert "Leg 5: your turn." in fresh(w.alice, reminder).content
     assert len(dms(w, "alice")) == before + 1
-    # the message before the reminder is left as it was (its step's buttons now refuse)
-    assert panel.id != reminder.id and "Leg 3: your turn." in fresh(w.alice, panel).content
+    # the message before the reminder says the panel moved and has no buttons left (P-28:
+    # never two panels waiting in one player's DMs)
+    old = fresh(w.alice, panel)
+    assert panel.id != reminder.id and old.content == moved_text("Relay Race")
+    assert not custom_ids(old)
 
 
 async def test_a_restart_between_commit_and_edit_edits_once(
