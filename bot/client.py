@@ -40,6 +40,11 @@ COGS = (
     "cogs.ftcamp",
 )
 APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
+# P-36: by default nothing the bot sends pings anyone (no user, role, @everyone or replied
+# user), so a name or note typed by a player never pings. A send that means to ping names its
+# users in its own allowed_mentions, which discord.py merges over this default (the outbox's
+# rows, P-34; the seats of a battle's opening post).
+NO_PINGS = discord.AllowedMentions.none()
 
 
 def _db_path(config: Any) -> str:
@@ -78,7 +83,8 @@ class AdmiraltyBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.dm_messages = True  # DM channels are cached; no message content is needed
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         help_command=None, allowed_mentions=NO_PINGS)
         self.config = config
         self.db_path = _db_path(config)
         self.clock = clock
