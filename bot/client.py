@@ -93,6 +93,10 @@ class AdmiraltyBot(commands.Bot):
         self.db: Any = None
         self._service: CampaignService | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        # P-37: the bot is installed to servers, never to a user's account; each command says
+        # where it may be used (cogs: guild_only, or allowed_contexts with DMs for /orders,
+        # /help, /roll and /orbits).
+        self.tree.allowed_installs = app_commands.AppInstallationType(guild=True, user=False)
 
     @property
     def service(self) -> CampaignService:

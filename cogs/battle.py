@@ -67,6 +67,7 @@ def _filled(interaction: discord.Interaction, name: str) -> str:
     return str(getattr(interaction.namespace, name, "") or "")
 
 
+@app_commands.guild_only()
 class BattleCog(commands.GroupCog, group_name="battle"):
     """HRFT battles: start one in a thread, add ships, fire, damage, repair, sheets."""
 
