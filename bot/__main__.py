@@ -1,4 +1,5 @@
-"""Command line: ``python -m bot`` runs the bot; subcommands check, migrate and demo offline.
+"""Command line: ``python -m bot`` runs the bot; ``sync`` registers its slash commands now;
+subcommands check, migrate and demo work offline.
 
 Exit status: 0 done, 1 the work failed (bad config, demo did not finish), 2 usage problem
 (bad arguments, no token).
@@ -11,7 +12,7 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -77,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help=f"run the bot (the default; needs {TOKEN_ENV})")
+    sub.add_parser(
+        "sync",
+        help="register the slash commands with Discord now, even if unchanged (the bot "
+        f"itself syncs only a changed command tree; needs {TOKEN_ENV})",
+    )
 
     check = sub.add_parser("check-config", help="list every problem of a config file")
     check.add_argument("path", nargs="?", type=Path, help="file to check (default as --config)")
@@ -125,7 +131,10 @@ def _settings_or_report(path: Path | None, env: Mapping[str, str], err: TextIO) 
         return None
 
 
-def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> int:
+def _online_settings(args: argparse.Namespace, env: Mapping[str, str], err: TextIO
+                     ) -> Settings | int:
+    """The settings of a subcommand that talks to Discord (logging set up), or its exit
+    status when there is no token or the config is bad."""
     if not env.get(TOKEN_ENV, "").strip():
         print(NO_TOKEN_MESSAGE, file=err, end="")
         return EXIT_USAGE
@@ -133,17 +142,30 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> in
     if settings is None:
         return EXIT_FAILED
     configure_logging(settings.log_level)
-    # Imported here so that the offline subcommands never import discord.py or the cogs.
-    import aiohttp
-    import discord
+    return settings
 
+
+def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> int:
+    settings = _online_settings(args, env, err)
+    if isinstance(settings, int):
+        return settings
+    # Imported here so that the offline subcommands never import discord.py or the cogs.
     from bot.client import AdmiraltyBot
-    from storage import SchemaTooNew, StorageError
 
     client = AdmiraltyBot(settings)
     token = settings.token.get_secret_value() if settings.token else ""
+    return _with_discord(lambda: client.run(token, log_handler=None), err)
+
+
+def _with_discord(work: Callable[[], object], err: TextIO) -> int:
+    """Runs ``work`` (which talks to Discord) and turns each way it can fail into one line."""
+    import aiohttp
+    import discord
+
+    from storage import SchemaTooNew, StorageError
+
     try:
-        client.run(token, log_handler=None)
+        work()
     except discord.LoginFailure:
         print(BAD_TOKEN_MESSAGE, file=err, end="")
         return EXIT_USAGE
@@ -165,6 +187,26 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> in
         # no DNS, no route, refused, TLS failure, timeout: one line, not aiohttp's traceback
         print(NO_ROUTE_MESSAGE.format(cause=_cause(exc)), file=err, end="")
         return EXIT_FAILED
+    return EXIT_OK
+
+
+def cmd_sync(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
+    """Logs in (no gateway), syncs every scope whatever the stored hashes say (P-38)."""
+    settings = _online_settings(args, env, err)
+    if isinstance(settings, int):
+        return settings
+    from bot.client import sync_now
+
+    token = settings.token.get_secret_value() if settings.token else ""
+    report: dict[str, list[str]] = {}
+    status = _with_discord(lambda: report.update(asyncio.run(sync_now(settings, token))), err)
+    if status != EXIT_OK:
+        return status
+    for problem in report.get("problems", []):
+        print(f"Discord refused the slash commands for {problem}", file=err)
+    if report.get("problems"):
+        return EXIT_FAILED
+    print("Slash commands synced: " + "; ".join(report.get("synced", [])), file=out)
     return EXIT_OK
 
 
@@ -269,6 +311,8 @@ def main(
         return cmd_migrate(args, env, out, err)
     if args.command == "demo":
         return cmd_demo(args, env, out, err)
+    if args.command == "sync":
+        return cmd_sync(args, env, out, err)
     return cmd_run(args, env, err)
 
 
