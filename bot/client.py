@@ -3,10 +3,13 @@ refusal into an ephemeral reply through ONE app-command error handler."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 import os
 import secrets
+import signal
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -46,6 +49,7 @@ APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's lo
 # users in its own allowed_mentions, which discord.py merges over this default (the outbox's
 # rows, P-34; the seats of a battle's opening post).
 NO_PINGS = discord.AllowedMentions.none()
+STOP_GRACE = 10.0  # seconds per stage of a graceful stop (systemd waits 90 s by default)
 
 
 def _db_path(config: Any) -> str:
@@ -115,6 +119,9 @@ class AdmiraltyBot(commands.Bot):
         self.roll_dice: Dice = roll_dice or SeededDice(secrets.randbits(64), "roll")
         self.db: Any = None
         self._service: CampaignService | None = None
+        self._close_lock = asyncio.Lock()
+        self._stopped = False
+        self._signal_stop: asyncio.Task[None] | None = None
         self.force_sync = force_sync  # `python -m bot sync`: sync even an unchanged tree
         self.synced_scopes: list[str] = []  # what the last sync changed, in words
         self.sync_problems: list[str] = []  # what Discord refused, in words
@@ -212,14 +219,46 @@ class AdmiraltyBot(commands.Bot):
         if loops is not None:
             loops.wake()  # type: ignore[attr-defined]
 
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        self.install_stop_signals()
+        await super().start(token, reconnect=reconnect)
+
+    def install_stop_signals(self) -> None:
+        """SIGTERM (systemd's stop) and SIGINT (Ctrl-C) stop the bot gracefully (P-38)."""
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
+                loop.add_signal_handler(sig, self._stop_on_signal, sig)
+
+    def _stop_on_signal(self, sig: signal.Signals) -> None:
+        if self._signal_stop is None:
+            log.info("%s: stopping once the work under way is done", sig.name)
+            self._signal_stop = asyncio.get_running_loop().create_task(self.close())
+
     async def close(self) -> None:
+        """A graceful stop (P-38): the scheduler ends its pass, new intents are refused and
+        the running ones finish, the messages already due are sent; then the gateway and the
+        database close. Each stage waits at most STOP_GRACE seconds. A second call (discord.py
+        closes again when ``start`` returns) waits for the first."""
+        async with self._close_lock:
+            if not self._stopped:
+                self._stopped = True
+                await self._finish_work()
+            await super().close()
+            if self.db is not None:
+                await self.db.close()
+                self.db = None
+
+    async def _finish_work(self) -> None:
         loops = self.get_cog("Loops")
         if loops is not None:
+            await loops.end_scheduler(STOP_GRACE)  # type: ignore[attr-defined]
+        if self._service is not None and not await self._service.intents.close(STOP_GRACE):
+            log.warning("stopping with %s intent(s) still running; they are rolled back",
+                        self._service.intents.running)
+        if loops is not None:
+            await loops.flush_outbox(STOP_GRACE)  # type: ignore[attr-defined]
             await loops.stop()  # type: ignore[attr-defined]
-        if self.db is not None:
-            await self.db.close()
-            self.db = None
-        await super().close()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
