@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.errors import UserError
-from bot.settings import TOKEN_ENV, Settings, config_problems, load_settings, resolve_config_path
+from bot.settings import (
+    CONFIG_ENV,
+    TOKEN_ENV,
+    Settings,
+    config_problems,
+    load_settings,
+    resolve_config_path,
+)
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -64,12 +71,24 @@ def configure_logging(level: str) -> None:
         logging.getLogger(name).setLevel(floor)
 
 
+def _version() -> str:
+    """The installed package's version (pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("admiralty")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
+    defaults = Settings()  # the defaults the help texts name: the real ones
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="Admiralty, a Discord game master for space-wargame campaigns. "
         f"Without a subcommand, runs the bot (needs {TOKEN_ENV}).",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument(
         "--config",
         type=Path,
@@ -88,7 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("path", nargs="?", type=Path, help="file to check (default as --config)")
 
     migrate = sub.add_parser("migrate", help="bring the database schema up to date")
-    migrate.add_argument("--db", type=Path, default=None, help="SQLite file (default: settings)")
+    migrate.add_argument(
+        "--db", type=Path, default=None,
+        help=f"SQLite file (default: the database_path setting, {defaults.database_path})",
+    )
 
     demo = sub.add_parser(
         "demo",
@@ -96,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("ruleset", help="rule set to play, e.g. orbits, ftcamp, hrft")
     demo.add_argument(
-        "--out", type=Path, default=None, help="transcript folder (default: demo_output/RULESET)"
+        "--out", type=Path, default=None,
+        help=f"transcript folder (default: {defaults.demo_output}/RULESET, or RULESET in "
+        "the demo_output setting's folder)",
     )
     demo.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
     demo.add_argument("--players", type=int, default=None, help="players (default: the minimum)")
@@ -225,7 +249,9 @@ def cmd_check_config(
         return EXIT_OK
     problems = config_problems(path, env)
     if problems:
-        print(f"{path}: {len(problems)} problem(s):", file=err)
+        origin = (f" (named by {CONFIG_ENV})"
+                  if args.path is None and args.config is None and env.get(CONFIG_ENV) else "")
+        print(f"{path}{origin}: {len(problems)} problem(s):", file=err)
         for problem in problems:
             print(f"  {problem}", file=err)
         return EXIT_FAILED

@@ -107,6 +107,10 @@ class AdmiraltyBot(commands.Bot):
         roll_dice: Dice | None = None,
         force_sync: bool = False,
     ) -> None:
+        # The bot has no voice: discord.py's "PyNaCl / davey is not installed" warnings at
+        # every start would only worry whoever reads the log.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         intents.dm_messages = True  # DM channels are cached; no message content is needed

@@ -592,3 +592,69 @@ def test_p38_a_refused_sync_says_so_and_exits_1(tmp_path: Path) -> None:
 def test_sync_without_token_is_a_usage_error() -> None:
     code, out, err = run(["sync"], env={})
     assert code == EXIT_USAGE and "No bot token" in err and out == ""
+
+
+def test_version_prints_the_package_version() -> None:
+    from importlib.metadata import version
+
+    proc = python_m_bot(["--version"], REPO)
+    assert proc.returncode == EXIT_OK, proc.stderr
+    assert proc.stdout.strip() == f"python -m bot {version('admiralty')}"
+
+
+def test_demo_help_names_the_folder_a_demo_really_writes_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    import bot.campaign.demo as demo
+
+    help_text = " ".join(python_m_bot(["demo", "--help"], tmp_path).stdout.split())
+    named = re.search(r"\(default: (\S+)/RULESET", help_text)
+    assert named, help_text
+    seen: dict[str, Path] = {}
+
+    class Done:
+        def summary(self) -> str:
+            return "done"
+
+    async def fake_demo(ruleset: str, folder: Path, **_: object) -> Done:
+        seen["folder"] = folder
+        return Done()
+
+    monkeypatch.setattr(demo, "run_demo", fake_demo)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["demo", "orbits"])
+    assert code == EXIT_OK, err
+    assert seen["folder"] == Path(named.group(1)) / "orbits"
+    assert f"transcript written to {Path(named.group(1)) / 'orbits'}/" in out
+
+
+def test_migrate_help_names_the_real_database_default(tmp_path: Path) -> None:
+    help_text = " ".join(python_m_bot(["migrate", "--help"], tmp_path).stdout.split())
+    assert f"default: the database_path setting, {Settings().database_path}" in help_text
+
+
+def test_the_bot_logs_no_voice_warnings(caplog: pytest.LogCaptureFixture,
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        tmp_path: Path) -> None:
+    """PyNaCl and davey are not installed (the bot has no voice): discord.py would warn of
+    each once per process, at the first client."""
+    import logging
+
+    import discord
+
+    from bot.client import AdmiraltyBot
+
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level(logging.DEBUG):
+        AdmiraltyBot(tmp_path / "x.db")
+    assert [r.getMessage() for r in caplog.records if "voice" in r.getMessage()] == []
+
+
+def test_check_config_of_a_file_named_by_the_environment_says_so(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.toml"
+    code, _, err = run(["check-config"], env={"ADMIRALTY_CONFIG": str(missing)})
+    assert code == EXIT_FAILED
+    assert err.splitlines()[0] == f"{missing} (named by ADMIRALTY_CONFIG): 1 problem(s):"
