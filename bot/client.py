@@ -241,17 +241,19 @@ class AdmiraltyBot(commands.Bot):
 
     async def close(self) -> None:
         """A graceful stop (P-38): the scheduler ends its pass, new intents are refused and
-        the running ones finish, the messages already due are sent; then the gateway and the
-        database close. Each stage waits at most STOP_GRACE seconds. A second call (discord.py
+        the running ones finish, the messages already due are sent; then the database and the
+        gateway close. Each stage waits at most STOP_GRACE seconds. A second call (discord.py
         closes again when ``start`` returns) waits for the first."""
         async with self._close_lock:
             if not self._stopped:
                 self._stopped = True
                 await self._finish_work()
-            await super().close()
+            # The database closes before the gateway: once the gateway is closed, run()
+            # returns and asyncio cancels whatever is left, a close of the database included.
             if self.db is not None:
                 await self.db.close()
                 self.db = None
+            await super().close()
 
     async def _finish_work(self) -> None:
         loops = self.get_cog("Loops")
