@@ -65,7 +65,6 @@ class FakeDiscord:
         self.loop.run_forever()
 
     async def _rest(self, request: Any) -> Any:
-        from aiohttp import web
 
         path = "/" + request.match_info["tail"]
         if path == "/users/@me":
