@@ -1,5 +1,5 @@
-"""Command line: ``python -m bot`` runs the bot; subcommands check, migrate, back up, restore
-and demo offline.
+"""Command line: ``python -m bot`` runs the bot; ``sync`` registers its slash commands now;
+subcommands check, migrate, back up, restore and demo work offline.
 
 Exit status: 0 done, 1 the work failed (bad config, demo did not finish), 2 usage problem
 (bad arguments, no token).
@@ -12,12 +12,19 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from bot.errors import UserError
-from bot.settings import TOKEN_ENV, Settings, config_problems, load_settings, resolve_config_path
+from bot.settings import (
+    CONFIG_ENV,
+    TOKEN_ENV,
+    Settings,
+    config_problems,
+    load_settings,
+    resolve_config_path,
+)
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -64,12 +71,24 @@ def configure_logging(level: str) -> None:
         logging.getLogger(name).setLevel(floor)
 
 
+def _version() -> str:
+    """The installed package's version (pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("admiralty")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
+    defaults = Settings()  # the defaults the help texts name: the real ones
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="Admiralty, a Discord game master for space-wargame campaigns. "
         f"Without a subcommand, runs the bot (needs {TOKEN_ENV}).",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument(
         "--config",
         type=Path,
@@ -78,12 +97,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help=f"run the bot (the default; needs {TOKEN_ENV})")
+    sub.add_parser(
+        "sync",
+        help="register the slash commands with Discord now, even if unchanged (the bot "
+        f"itself syncs only a changed command tree; needs {TOKEN_ENV})",
+    )
 
     check = sub.add_parser("check-config", help="list every problem of a config file")
     check.add_argument("path", nargs="?", type=Path, help="file to check (default as --config)")
 
     migrate = sub.add_parser("migrate", help="bring the database schema up to date")
-    migrate.add_argument("--db", type=Path, default=None, help="SQLite file (default: settings)")
+    migrate.add_argument(
+        "--db", type=Path, default=None,
+        help=f"SQLite file (default: the database_path setting, {defaults.database_path})",
+    )
 
     _add_backup_commands(sub)
 
@@ -93,7 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("ruleset", help="rule set to play, e.g. orbits, ftcamp, hrft")
     demo.add_argument(
-        "--out", type=Path, default=None, help="transcript folder (default: demo_output/RULESET)"
+        "--out", type=Path, default=None,
+        help=f"transcript folder (default: {defaults.demo_output}/RULESET, or RULESET in "
+        "the demo_output setting's folder)",
     )
     demo.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
     demo.add_argument("--players", type=int, default=None, help="players (default: the minimum)")
@@ -173,7 +202,10 @@ def _settings_or_report(path: Path | None, env: Mapping[str, str], err: TextIO) 
         return None
 
 
-def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> int:
+def _online_settings(args: argparse.Namespace, env: Mapping[str, str], err: TextIO
+                     ) -> Settings | int:
+    """The settings of a subcommand that talks to Discord (logging set up), or its exit
+    status when there is no token or the config is bad."""
     if not env.get(TOKEN_ENV, "").strip():
         print(NO_TOKEN_MESSAGE, file=err, end="")
         return EXIT_USAGE
@@ -181,17 +213,30 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> in
     if settings is None:
         return EXIT_FAILED
     configure_logging(settings.log_level)
-    # Imported here so that the offline subcommands never import discord.py or the cogs.
-    import aiohttp
-    import discord
+    return settings
 
+
+def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> int:
+    settings = _online_settings(args, env, err)
+    if isinstance(settings, int):
+        return settings
+    # Imported here so that the offline subcommands never import discord.py or the cogs.
     from bot.client import AdmiraltyBot
-    from storage import SchemaTooNew, StorageError
 
     client = AdmiraltyBot(settings)
     token = settings.token.get_secret_value() if settings.token else ""
+    return _with_discord(lambda: client.run(token, log_handler=None), err)
+
+
+def _with_discord(work: Callable[[], object], err: TextIO) -> int:
+    """Runs ``work`` (which talks to Discord) and turns each way it can fail into one line."""
+    import aiohttp
+    import discord
+
+    from storage import SchemaTooNew, StorageError
+
     try:
-        client.run(token, log_handler=None)
+        work()
     except discord.LoginFailure:
         print(BAD_TOKEN_MESSAGE, file=err, end="")
         return EXIT_USAGE
@@ -216,6 +261,26 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> in
     return EXIT_OK
 
 
+def cmd_sync(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
+    """Logs in (no gateway), syncs every scope whatever the stored hashes say (P-38)."""
+    settings = _online_settings(args, env, err)
+    if isinstance(settings, int):
+        return settings
+    from bot.client import sync_now
+
+    token = settings.token.get_secret_value() if settings.token else ""
+    report: dict[str, list[str]] = {}
+    status = _with_discord(lambda: report.update(asyncio.run(sync_now(settings, token))), err)
+    if status != EXIT_OK:
+        return status
+    for problem in report.get("problems", []):
+        print(f"Discord refused the slash commands for {problem}", file=err)
+    if report.get("problems"):
+        return EXIT_FAILED
+    print("Slash commands synced: " + "; ".join(report.get("synced", [])), file=out)
+    return EXIT_OK
+
+
 def _cause(exc: BaseException) -> str:
     """A short reason for a failed connection (aiohttp's text, else the OS's)."""
     text = str(exc).strip() or type(exc).__name__
@@ -231,7 +296,9 @@ def cmd_check_config(
         return EXIT_OK
     problems = config_problems(path, env)
     if problems:
-        print(f"{path}: {len(problems)} problem(s):", file=err)
+        origin = (f" (named by {CONFIG_ENV})"
+                  if args.path is None and args.config is None and env.get(CONFIG_ENV) else "")
+        print(f"{path}{origin}: {len(problems)} problem(s):", file=err)
         for problem in problems:
             print(f"  {problem}", file=err)
         return EXIT_FAILED
@@ -320,6 +387,8 @@ def main(
         return cmd_demo(args, env, out, err)
     if args.command in ("backup", "restore"):
         return cmd_backup(args, env, out, err)
+    if args.command == "sync":
+        return cmd_sync(args, env, out, err)
     return cmd_run(args, env, err)
 
 

@@ -67,7 +67,9 @@ class TimingSettings(BaseModel):
         description="hours players get for each step; 0 = no deadline",
     )
     reminders: str = Field(
-        default="12,1", description="hours before the deadline to remind players who are late"
+        default="12,1",
+        description="hours before the deadline to remind players who are late: [12, 1] "
+                    "or \"12,1\"",
     )
     on_deadline: OnDeadline = Field(
         default="default",
@@ -81,6 +83,20 @@ class TimingSettings(BaseModel):
         default=3, ge=0, le=50,
         description="a seat that missed this many deadlines in a row is away; 0 = never",
     )
+
+    @field_validator("reminders", mode="before")
+    @classmethod
+    def _hours_list_as_text(cls, value: Any) -> Any:
+        """The natural TOML ``reminders = [12, 1]`` is kept as the text form "12,1" the GM's
+        /campaign settings uses too; ``[]`` is no reminders."""
+        if not isinstance(value, list):
+            return value
+        for hours in value:
+            if isinstance(hours, bool) or not isinstance(hours, (int, float)):
+                shown = str(hours).lower() if isinstance(hours, bool) else repr(hours)
+                raise ValueError(f"{shown} is not a number of hours; write e.g. [12, 1] "
+                                 "(or [] for no reminders)")
+        return ",".join(f"{float(h):g}" for h in value) or "none"
 
     @field_validator("reminders")
     @classmethod
@@ -260,8 +276,7 @@ def _decode(path: Path, raw: bytes) -> tuple[str | None, str | None]:
     """The file's text, or the problem: TOML files are UTF-8 (a BOM names another encoding)."""
     encoding = next((enc for bom, enc in _BOMS if raw.startswith(bom)), None)
     if encoding is None and b"\x00" in raw:
-        # ASCII text in UTF-16 without a BOM is "valid" UTF-8 with a NUL after every letter
-        return None, f"{path}: not UTF-8 text (it looks like UTF-16); save it as UTF-8"
+        return None, _nul_problem(path, raw)
     try:
         return raw.decode(encoding or "utf-8"), None
     except UnicodeDecodeError as exc:
@@ -271,6 +286,29 @@ def _decode(path: Path, raw: bytes) -> tuple[str | None, str | None]:
             f"{path}: not {encoding or 'UTF-8'} text: byte 0x{bad} on line {line} "
             "cannot be read; save it as UTF-8"
         )
+
+
+def _looks_like_utf16(raw: bytes) -> bool:
+    """ASCII text in UTF-16 without a BOM: a NUL in every other byte (odd or even ones)."""
+    sample = raw[:4096]
+    if len(sample) < 2:
+        return False
+    for start in (0, 1):
+        half = sample[start::2]
+        if half and half.count(0) >= 0.9 * len(half):
+            return True
+    return False
+
+
+def _nul_problem(path: Path, raw: bytes) -> str:
+    """A NUL byte: UTF-16 saved without its BOM, or a stray NUL in a UTF-8 file (which TOML
+    does not allow), said as such with its line."""
+    if _looks_like_utf16(raw):
+        return f"{path}: not UTF-8 text (it looks like UTF-16); save it as UTF-8"
+    at = raw.index(b"\x00")
+    line = raw[:at].count(b"\n") + 1
+    return (f"{path}: line {line} holds a NUL byte (0x00), which a TOML file may not contain; "
+            "remove it")
 
 
 def _read_toml(path: Path) -> tuple[dict[str, Any], list[str]]:
@@ -301,12 +339,16 @@ def _env_sources(env: Mapping[str, str]) -> dict[str, str]:
 
 
 def _blame(problems: list[str], sources: dict[str, str]) -> list[str]:
+    """Each problem with the variable that set its key, or a table or list holding it (a
+    bad ``guild_ids.1`` came from ADMIRALTY_GUILD_IDS)."""
     out = []
     for problem in problems:
         key = problem.split(":", 1)[0]
         if problem.startswith("unknown key '"):
             key = problem.split("'")[1]
-        out.append(f"{problem} (from {sources[key]})" if key in sources else problem)
+        source = next((sources[k] for k in sorted(sources, key=len, reverse=True)
+                       if key == k or key.startswith(k + ".")), None)
+        out.append(f"{problem} (from {source})" if source else problem)
     return out
 
 
@@ -348,11 +390,14 @@ def resolve_config_path(path: Path | None, env: Mapping[str, str]) -> Path | Non
 def load_settings(path: Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
     """Read settings; raise ``InvalidInput`` listing every problem (one per line)."""
     env = os.environ if env is None else env
+    given = path
     path = resolve_config_path(path, env)
     data: dict[str, Any] = {}
     if path is not None:
         data, problems = _read_toml(path)
         if problems:
+            if given is None and env.get(CONFIG_ENV):
+                problems = [f"{p} (from {CONFIG_ENV})" for p in problems]
             raise InvalidInput("\n".join(problems))
     settings, problems = _validate(_merge(data, _env_overrides(env)))
     problems = _blame(problems, _env_sources(env))

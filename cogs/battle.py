@@ -79,6 +79,7 @@ def _docked_value(options: list[tuple[str, str]], typed: str) -> str:
     raise InvalidInput(f"No docked ship '{typed[:40]}' waits. Docked ships: {names}.")
 
 
+@app_commands.guild_only()
 class BattleCog(commands.GroupCog, group_name="battle"):
     """HRFT battles: start one in a thread, add ships, fire, damage, repair, sheets."""
 
@@ -156,7 +157,10 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                      f"{interaction.user.mention}.\nPlayers: `/battle join` here. GM: `/battle "
                      "begin` when 2 to 6 have joined. Then add ships (`/battle add`) and say "
                      "`/battle ready`."]
-        await thread.send(clip("\n".join(lines), 2000))
+        # the sides are pinged so they join the thread; the names in the text ping nobody (P-36)
+        seats = [discord.Object(id=s.user_id) for s in info.seats] if linked is not None else []
+        await thread.send(clip("\n".join(lines), 2000),
+                          allowed_mentions=discord.AllowedMentions(users=seats or False))
         parent_note = (f" for campaign {parent_id}" + (f" ({ref})" if ref else "")
                        if parent_id is not None else "")
         await reply(interaction, f"Battle **{info.name}**{parent_note} opens in "

@@ -46,6 +46,7 @@ def _title(name: str) -> str:
         return "not available"
 
 
+@app_commands.guild_only()
 class CampaignCog(commands.GroupCog, group_name="campaign"):
     """Campaign lifecycle, addressed by the channel the campaign lives in."""
 

@@ -125,6 +125,7 @@ async def _read_upload(file: discord.Attachment) -> bytes:
     return await read_attachment(file, read.MAX_FILE)
 
 
+@app_commands.guild_only()
 class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     """FTCamp's own commands; GM rights are checked here and again by the service."""
 

@@ -24,6 +24,7 @@ from cogs.common import (
 MAX_LOG = 50
 
 
+@app_commands.guild_only()
 class GmCog(commands.GroupCog, group_name="gm"):
     """Each command checks GM rights in the service (campaign GM, or Manage Server)."""
 

@@ -64,6 +64,7 @@ class HelpCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="help", description="How to start and play a campaign")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.describe(ruleset="A rule set to explain (leave empty for the overview)",
                            rule="A ruling the bot plays by: its id (O-15) or words of its title")
     @app_commands.autocomplete(ruleset=ruleset_choices, rule=rule_choices)

@@ -110,6 +110,7 @@ def hand_text(table: OrbitsTable) -> str:
 # ---------------------------------------------------------------- the cog
 
 
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class OrbitsCog(commands.GroupCog, group_name="orbits"):
     """Orbits (card campaign): your hand, and the map of the table."""
 

@@ -45,6 +45,7 @@ class OrdersCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(description="Get your current orders panel(s) again")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.describe(campaign="Which campaign (in a campaign channel: that one)")
     @app_commands.autocomplete(campaign=campaign_choices)
     async def orders(self, interaction: discord.Interaction, campaign: str | None = None) -> None:

@@ -59,6 +59,7 @@ MAX_SLEEP = 86_400.0  # re-check the schedule at least daily
 RESTART_DELAY = 30.0  # seconds before a crashed loop starts again
 OUTBOX_EVENT = "admiralty_outbox"  # dispatched as on_admiralty_outbox; nobody listens to it
 SCHEDULE_EVENT = "admiralty_schedule"
+DISPATCHER, SCHEDULER = "admiralty-outbox", "admiralty-scheduler"  # the loops' task names
 EMBED_COLOUR = discord.Colour(0x3B6EA5)  # one quiet colour for every result
 COPY_LOOKBACK = 10  # DMs above a re-posted panel looked at for the copy an earlier try left
 EXTRA_COPY = "This was an extra copy of your panel; your panel is the message below."
@@ -72,6 +73,7 @@ class Loops(commands.Cog):
         self._dirty = {OUTBOX_EVENT: False, SCHEDULE_EVENT: False}
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
+        self._ending: set[str] = set()  # loops asked to end after the work under way (P-38)
 
     def wake(self) -> None:
         for event in self._dirty:
@@ -80,8 +82,9 @@ class Loops(commands.Cog):
 
     async def cog_load(self) -> None:
         self._stopping = False
-        self._launch("admiralty-outbox", self._dispatch_forever)
-        self._launch("admiralty-scheduler", self._schedule_forever)
+        self._ending.clear()
+        self._launch(DISPATCHER, self._dispatch_forever)
+        self._launch(SCHEDULER, self._schedule_forever)
 
     def _launch(self, name: str, body: Callable[[], Awaitable[None]]) -> None:
         task = asyncio.create_task(body(), name=name)
@@ -106,6 +109,27 @@ class Loops(commands.Cog):
     async def cog_unload(self) -> None:
         await self.stop()
 
+    async def end_scheduler(self, grace: float) -> None:
+        """Graceful stop, first stage: the scheduler finishes the pass under way (every
+        deadline and reminder due now) and starts no other."""
+        await self._end(SCHEDULER, SCHEDULE_EVENT, grace)
+
+    async def flush_outbox(self, grace: float) -> None:
+        """Graceful stop, last stage (no intent runs any more): the dispatcher sends every
+        message already due, then ends. One that waits for a retry stays for the next start."""
+        await self._end(DISPATCHER, OUTBOX_EVENT, grace)
+
+    async def _end(self, name: str, event: str, grace: float) -> None:
+        self._ending.add(event)
+        tasks = [t for t in self._tasks if t.get_name() == name and not t.done()]
+        if not tasks or not self.bot.is_ready():
+            return  # never started work (the bot did not connect): stop() cancels it
+        self._dirty[event] = True
+        self.bot.dispatch(event)
+        _, late = await asyncio.wait(tasks, timeout=grace)
+        if late:
+            log.warning("%s still busy after %.0fs; stopping it", name, grace)
+
     async def stop(self) -> None:
         self._stopping = True
         tasks, self._tasks = self._tasks, []
@@ -118,9 +142,11 @@ class Loops(commands.Cog):
     async def _schedule_forever(self) -> None:
         await self.bot.wait_until_ready()
         service = self.bot.service
-        while True:
+        while SCHEDULE_EVENT not in self._ending:
             self._dirty[SCHEDULE_EVENT] = False
             await service.run_due()
+            if SCHEDULE_EVENT in self._ending:
+                return
             when = await service.next_wakeup()
             delay = MAX_SLEEP
             if when is not None:
@@ -141,6 +167,8 @@ class Loops(commands.Cog):
                 await self.deliver(row)
             if rows:
                 continue  # sent ones make room for the next of their destination
+            if OUTBOX_EVENT in self._ending:
+                return  # nothing due is left: the graceful stop goes on
             when = await service.outbox_next_attempt()
             timeout = IDLE_POLL
             if when is not None:

@@ -15,6 +15,7 @@ class RollCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="roll", description="Roll dice, e.g. 2d6, d20+3, 4d6kh3")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.describe(expression="Dice like 2d6kh1+3 (NdS, khK/klK to keep, +/- numbers)")
     async def roll_command(self, interaction: discord.Interaction, expression: str) -> None:
         # A bad expression raises InvalidInput listing the allowed forms: shown ephemerally.

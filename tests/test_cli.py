@@ -490,3 +490,177 @@ def test_run_with_a_database_folder_it_cannot_create_is_one_line(
     monkeypatch.chdir(tmp_path)
     code, _, err = run([], env={"DISCORD_TOKEN": "tok"})
     assert (code, err) == (EXIT_FAILED, "/srv/data: Permission denied\n")
+
+
+class FakeDiscordApi:
+    """A local stand-in for Discord's REST API that logs a bot in and takes command syncs;
+    it refuses the commands of ``refused_guild`` with 403 Missing Access."""
+
+    APP_ID = 1234567890123456789
+
+    def __init__(self, refused_guild: int | None = None) -> None:
+        import http.server
+        import json
+        import threading
+
+        seen = self.requests = []
+        app_id = self.APP_ID
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _answer(self, status: int, body: object) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+                seen.append(("GET", self.path))
+                user = {"id": "42", "username": "admiralty", "discriminator": "0",
+                        "avatar": None, "bot": True}
+                if self.path.endswith("/users/@me"):
+                    self._answer(200, user)
+                elif self.path.endswith("/oauth2/applications/@me"):
+                    self._answer(200, {"id": str(app_id), "name": "Admiralty", "icon": None,
+                                       "description": "", "verify_key": "k",
+                                       "bot_public": True, "bot_require_code_grant": False,
+                                       "owner": user, "flags": 0})
+                else:
+                    self._answer(404, {"message": "Unknown", "code": 0})
+
+            def do_PUT(self) -> None:  # noqa: N802
+                seen.append(("PUT", self.path))
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if refused_guild is not None and f"/guilds/{refused_guild}/" in self.path:
+                    self._answer(403, {"message": "Missing Access", "code": 50001})
+                    return
+                self._answer(200, [{**c, "id": str(1000 + i), "application_id": str(app_id),
+                                    "version": "1"} for i, c in enumerate(body)])
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def prelude(self) -> str:
+        base = f"http://127.0.0.1:{self.server.server_address[1]}/api/v10"
+        return f"import discord.http\ndiscord.http.Route.BASE = {base!r}"
+
+    def puts(self) -> list[str]:
+        return [path for method, path in self.requests if method == "PUT"]
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_p38_python_m_bot_sync_syncs_an_unchanged_tree_again(tmp_path: Path) -> None:
+    """``python -m bot sync`` against a local stand-in for Discord: each development guild
+    once (named twice in the config), and again when run again though nothing changed."""
+    fake = FakeDiscordApi()
+    try:
+        (tmp_path / "config.toml").write_text(
+            f'database_path = "{tmp_path / "b.db"}"\nguild_ids = [11, 22, 11]\n')
+        first = python_m_bot(["sync"], tmp_path, env={"DISCORD_TOKEN": "a.b.c"},
+                             prelude=fake.prelude)
+        second = python_m_bot(["sync"], tmp_path, env={"DISCORD_TOKEN": "a.b.c"},
+                              prelude=fake.prelude)
+    finally:
+        fake.close()
+    assert first.returncode == EXIT_OK, first.stderr
+    assert first.stdout.startswith("Slash commands synced: guild 11; guild 22")
+    app = FakeDiscordApi.APP_ID
+    guild_puts = [f"/api/v10/applications/{app}/guilds/{g}/commands" for g in (11, 22)]
+    # each guild once per run; the global set emptied (no command shows twice)
+    assert fake.puts() == [*guild_puts, f"/api/v10/applications/{app}/commands"] * 2
+    assert second.returncode == EXIT_OK, second.stderr
+    assert (tmp_path / "b.db.commands.json").exists()
+
+
+def test_p38_a_refused_sync_says_so_and_exits_1(tmp_path: Path) -> None:
+    fake = FakeDiscordApi(refused_guild=22)
+    try:
+        (tmp_path / "config.toml").write_text(
+            f'database_path = "{tmp_path / "b.db"}"\nguild_ids = [11, 22]\n')
+        proc = python_m_bot(["sync"], tmp_path, env={"DISCORD_TOKEN": "a.b.c"},
+                            prelude=fake.prelude)
+    finally:
+        fake.close()
+    assert proc.returncode == EXIT_FAILED
+    assert "Discord refused the slash commands for guild 22: 403 Missing Access" in proc.stderr
+    assert "refused to log in" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_sync_without_token_is_a_usage_error() -> None:
+    code, out, err = run(["sync"], env={})
+    assert code == EXIT_USAGE and "No bot token" in err and out == ""
+
+
+def test_version_prints_the_package_version() -> None:
+    from importlib.metadata import version
+
+    proc = python_m_bot(["--version"], REPO)
+    assert proc.returncode == EXIT_OK, proc.stderr
+    assert proc.stdout.strip() == f"python -m bot {version('admiralty')}"
+
+
+def test_demo_help_names_the_folder_a_demo_really_writes_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    import bot.campaign.demo as demo
+
+    help_text = " ".join(python_m_bot(["demo", "--help"], tmp_path).stdout.split())
+    named = re.search(r"\(default: (\S+)/RULESET", help_text)
+    assert named, help_text
+    seen: dict[str, Path] = {}
+
+    class Done:
+        def summary(self) -> str:
+            return "done"
+
+    async def fake_demo(ruleset: str, folder: Path, **_: object) -> Done:
+        seen["folder"] = folder
+        return Done()
+
+    monkeypatch.setattr(demo, "run_demo", fake_demo)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["demo", "orbits"])
+    assert code == EXIT_OK, err
+    assert seen["folder"] == Path(named.group(1)) / "orbits"
+    assert f"transcript written to {Path(named.group(1)) / 'orbits'}/" in out
+
+
+def test_migrate_help_names_the_real_database_default(tmp_path: Path) -> None:
+    help_text = " ".join(python_m_bot(["migrate", "--help"], tmp_path).stdout.split())
+    assert f"default: the database_path setting, {Settings().database_path}" in help_text
+
+
+def test_the_bot_logs_no_voice_warnings(caplog: pytest.LogCaptureFixture,
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        tmp_path: Path) -> None:
+    """PyNaCl and davey are not installed (the bot has no voice): discord.py would warn of
+    each once per process, at the first client."""
+    import logging
+
+    import discord
+
+    from bot.client import AdmiraltyBot
+
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level(logging.DEBUG):
+        AdmiraltyBot(tmp_path / "x.db")
+    assert [r.getMessage() for r in caplog.records if "voice" in r.getMessage()] == []
+
+
+def test_check_config_of_a_file_named_by_the_environment_says_so(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.toml"
+    code, _, err = run(["check-config"], env={"ADMIRALTY_CONFIG": str(missing)})
+    assert code == EXIT_FAILED
+    assert err.splitlines()[0] == f"{missing} (named by ADMIRALTY_CONFIG): 1 problem(s):"

@@ -208,3 +208,58 @@ def test_a_bom_is_read_and_a_foreign_encoding_is_a_problem_with_its_cause(tmp_pa
         f"{wide}: not UTF-8 text (it looks like UTF-16); save it as UTF-8"]
     with pytest.raises(InvalidInput, match="save it as UTF-8"):
         load_settings(wide, env={})
+
+
+def test_reminders_as_a_toml_array_or_as_text(tmp_path: Path) -> None:
+    """The natural TOML ``reminders = [12, 1]`` is read; the text form "12,1" still is."""
+    path = tmp_path / "c.toml"
+    for written, hours in [("[12, 1]", [12.0, 1.0]), ("[1, 0.5, 12]", [12.0, 1.0, 0.5]),
+                           ('"12,1"', [12.0, 1.0]), ("[]", []), ('"none"', [])]:
+        path.write_text(f"[timing]\nreminders = {written}\n", encoding="utf-8")
+        assert config_problems(path) == [], written
+        assert load_settings(path, env={}).timing.as_stored()["reminders"] == hours, written
+    for written, problem in [
+        ('[12, "x"]', "timing.reminders: 'x' is not a number of hours; write e.g. [12, 1]"),
+        ("[true]", "timing.reminders: true is not a number of hours"),
+        ("[12, 0]", "timing.reminders: 0 is not > 0"),
+    ]:
+        path.write_text(f"[timing]\nreminders = {written}\n", encoding="utf-8")
+        (found,) = config_problems(path)
+        assert found.startswith(problem), found
+
+
+def test_a_nul_byte_in_a_utf8_file_is_refused_as_such(tmp_path: Path) -> None:
+    """Valid UTF-8 with one NUL (TOML forbids it) is not mistaken for UTF-16."""
+    path = tmp_path / "nul.toml"
+    path.write_bytes('# Flottenführer\nlog_level = "ERROR"\n\x00\n'.encode())
+    assert config_problems(path) == [
+        f"{path}: line 3 holds a NUL byte (0x00), which a TOML file may not contain; remove it"]
+    wide = tmp_path / "wide.toml"
+    wide.write_bytes('log_level = "ERROR"\n[timing]\nstep_hours = 4\n'.encode("utf-16-be"))
+    assert config_problems(wide) == [
+        f"{wide}: not UTF-8 text (it looks like UTF-16); save it as UTF-8"]
+
+
+@pytest.mark.parametrize(
+    ("env", "problem"),
+    [
+        ({"ADMIRALTY_GUILD_IDS": "12,abc"}, "guild_ids.1: input should be a valid integer"),
+        ({"ADMIRALTY_GUILD_IDS": "-5"}, "guild_ids: -5 is not a Discord guild id"),
+        ({"ADMIRALTY_TIMING__REMINDERS": "12,x"}, "timing.reminders: 'x' is not a number"),
+        ({"ADMIRALTY_TIMING": "3"}, "timing: must be a table"),
+        ({"ADMIRALTY_COLOUR": "blue"}, "unknown key 'colour'"),
+    ],
+)
+def test_every_environment_error_names_its_variable(env: dict[str, str], problem: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        load_settings(None, env=env)
+    (line,) = caught.value.message.splitlines()[1:]
+    assert line.startswith(problem), line
+    assert line.endswith(f"(from {next(iter(env))})"), line
+
+
+def test_a_missing_config_file_from_the_environment_names_the_variable(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.toml"
+    with pytest.raises(InvalidInput) as caught:
+        load_settings(None, env={"ADMIRALTY_CONFIG": str(missing)})
+    assert caught.value.message == f"{missing}: file not found (from ADMIRALTY_CONFIG)"

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from bot.campaign.cache import KeyedLocks, LruCache
 from bot.campaign.models import Actor, CampaignInfo, SeatInfo
 from bot.campaign.settings import TIMING_DEFAULTS
+from bot.campaign.stopping import IntentGate
 from bot.errors import InvalidState, NotFound, PermissionDenied, UserError
 from bot.rules import registry
 from bot.rules.base import GM_SEAT, Dice, Request
@@ -148,6 +149,8 @@ class ServiceCore:
         # cache_campaigns; the version check in campaigns.save() catches any write made
         # elsewhere, and then the entry is reloaded
         self._cache: LruCache[Ctx] = LruCache(cache_campaigns)
+        # refuses new intents once the bot stops, and lets it wait for those under way (P-38)
+        self.intents = IntentGate()
 
     def _now(self) -> float:
         return self.clock().timestamp()
@@ -193,7 +196,7 @@ class ServiceCore:
     ) -> T:
         """Runs ``fn`` on the campaign under its lock, in one transaction with everything it
         writes (events, outbox, the version-checked campaign row)."""
-        async with self._locks.hold(campaign_id):
+        async with self.intents.intent(), self._locks.hold(campaign_id):
             for attempt in range(1, INTENT_TRIES + 1):
                 cached = campaign_id in self._cache
                 try:

@@ -48,7 +48,7 @@ class Lifecycle(StepEngine):
         options = rules.options_model().model_dump(mode="json")
         now = self._now()
         try:
-            async with self.db.transaction() as tx:
+            async with self.intents.intent(), self.db.transaction() as tx:
                 if parent_id is not None and await campaigns.get(tx, parent_id) is None:
                     raise NotFound(f"There is no parent campaign with id {parent_id}.")
                 campaign_id = await campaigns.insert(

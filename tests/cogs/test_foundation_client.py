@@ -101,12 +101,17 @@ def test_freeze_startup_objects_freezes_once_per_process(
 
 
 async def test_a_started_bot_has_frozen_its_start_up_objects(
-    simcord_env: simcord.Env, guilds: tuple[simcord.GuildHandle, simcord.GuildHandle]
+    simcord_env: simcord.Env, guilds: tuple[simcord.GuildHandle, simcord.GuildHandle],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     assert gc.get_freeze_count() > 0
-    # Several bots in one process start and work: a restart does not freeze again.
-    before = gc.get_freeze_count()
+    # Several bots in one process start and work: a restart does not freeze again. (The
+    # freeze count itself is no measure: frozen objects that die leave the count, so the first
+    # bot's freed objects make it shrink.)
+    freezes: list[None] = []
+    monkeypatch.setattr(gc, "freeze", lambda: freezes.append(None))
     await simcord_env.restart_bot(
         AdmiraltyBot(simcord_env.bot.db_path, roll_dice=ScriptedDice(ROLL_DICE))
     )
-    assert gc.get_freeze_count() == before
+    assert freezes == []
+    assert gc.get_freeze_count() > 0
