@@ -101,9 +101,12 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         linked = None
         parent_id = (await service_of(interaction).parent_id(actor, interaction.guild.id, parent)
                      if parent is not None else None)
-        if parent_id is not None:  # H-D28: refuse a bad reference before any thread exists
+        if parent_id is not None:  # H-D28, P-20: refuse a bad link before any thread exists
             linked = await service_of(interaction).battle_link(actor, interaction.guild.id,
                                                                parent_id, ref or "")
+        elif ref is not None:
+            raise InvalidInput("A battle reference belongs to a parent campaign: pick the "
+                               "campaign first (parent), then its battle (ref).")
         # No defer: after a public defer, a refusal would be public too; creating a thread
         # and a campaign row is quick.
         thread = await channel.create_thread(
@@ -117,10 +120,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                 info = await service.open_battle(actor, interaction.guild.id, thread.id, name,
                                                  parent_id or 0, ref or "")
             else:
-                info = await service.create(
-                    actor, interaction.guild.id, thread.id, RULESET, name,
-                    parent_id=parent_id, parent_ref=(ref or "").strip()[:100] or None,
-                )
+                info = await service.create(actor, interaction.guild.id, thread.id, RULESET,
+                                            name)
             opened = True
         finally:
             if not opened:  # no empty thread left behind by a refused or failed start

@@ -9,8 +9,10 @@ from typing import Any
 
 from bot.campaign.core import Ctx, ServiceCore, campaign_info
 from bot.campaign.models import Actor, CampaignInfo
-from bot.errors import InvalidInput, NotFound, PermissionDenied, UserError
+from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
+from bot.rules import registry
 from storage import listing
+from storage.campaigns import CampaignRow
 
 MAX_ENDED_PARENTS = 10
 MAX_REF = 100  # a hex/sector or an area and turn; the slash option allows 6000
@@ -42,17 +44,26 @@ class _Parent:
             else [f"From **{self.name}**."]
 
 
+def linked_by_rules(parent: CampaignRow, child: CampaignRow) -> bool:
+    """P-20: a thread speaks to its parent only when the parent's rules could have linked
+    it: the parent is no battle itself, on the same server, its rules fight battles in
+    threads, and the thread names one of its battles (what ``open_battle`` alone makes)."""
+    return (parent.parent_id is None and parent.guild_id == child.guild_id
+            and bool(child.parent_ref) and child.parent_id == parent.id
+            and registry.get(parent.ruleset).takes_battle_results)
+
+
 class Links(ServiceCore):
     async def parent_choices(self, actor: Actor, guild_id: int) -> list[CampaignInfo]:
         """Campaigns a battle started by ``actor`` may resolve (``/battle start parent:``
-        autocomplete): the guild's campaigns that are not battles of another campaign
-        themselves and that ``actor`` is the GM of (every one for an admin); the live ones
-        by id, then the latest that ended (their last battles may still be fought). Two
-        queries, no state read."""
+        autocomplete): the guild's campaigns whose rules fight battles in threads (P-20: no
+        battle, no guess game) and that ``actor`` is the GM of (every one for an admin);
+        the live ones by id, then the latest that ended. Two queries, no state read."""
         live = await listing.live_in_guild(self.db, guild_id)
         ended = await listing.ended_in_guild(self.db, guild_id, MAX_ENDED_PARENTS)
         return [campaign_info(h, h.seats) for h in [*live, *reversed(ended)]
-                if h.parent_id is None and (actor.is_admin or h.gm_user_id == actor.user_id)]
+                if h.parent_id is None and registry.get(h.ruleset).takes_battle_results
+                and (actor.is_admin or h.gm_user_id == actor.user_id)]
 
     async def parent_id(self, actor: Actor, guild_id: int, typed: str) -> int:
         """The campaign id ``/battle start parent:`` names: the id the autocomplete puts in,
@@ -81,18 +92,20 @@ class Links(ServiceCore):
         return list(ctx.ruleset.battle_refs(ctx.state))[:MAX_REFS]
 
     async def battle_link(self, actor: Actor, guild_id: int, parent_id: int,
-                          ref: str) -> BattleLink | None:
-        """Checks a battle's parent reference before anything is created; None when the
-        parent has no battles to link or ``ref`` is a free description. Only the parent's
-        GM (or an admin) may link: the link names every side's forces."""
+                          ref: str) -> BattleLink:
+        """Checks a battle's parent reference before anything is created (P-20): the parent's
+        GM (or an admin of its server) names a battle its rules list as open now. Refused
+        otherwise: no free description, no look-alike, no battle as parent."""
         parent = await self._parent(parent_id, ref, guild_id, actor)
-        if parent is None:
-            return None
         players = sorted({parent.users.get(o, 0) for o in parent.owners} - {0})
         return BattleLink(parent.preview(), players, muster=bool(parent.forces))
 
     async def _parent(self, parent_id: int, ref: str, guild_id: int,
-                      actor: Actor) -> _Parent | None:
+                      actor: Actor) -> _Parent:
+        """P-20: the parent's battle ``ref`` as its rules list it open now, for ``actor``
+        (checked with the clicker's own identity and rights) or a refusal. The checks go
+        from what anyone may learn (the campaign exists here) to what only its GM may (its
+        battles)."""
         if len(ref) > MAX_REF:
             raise InvalidInput(f"A battle reference has at most {MAX_REF} characters, as the "
                                "battle list names it (e.g. 0202/A-3, or Orbit 2).")
@@ -102,20 +115,29 @@ class Links(ServiceCore):
             ctx = None
         if ctx is None or ctx.row.guild_id != guild_id:
             raise NotFound(f"There is no parent campaign with id {parent_id} on this server.")
-        if ctx.state is None or not ref.strip():
-            return None
-        denied = PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
-                                  "brings in its forces.")
-        try:
-            spec = ctx.ruleset.battle_link(ctx.state, ref)
-        except UserError:
-            if not ctx.is_gm(actor):  # a refusal would tell about the battle: the GM's
-                raise denied from None
-            raise
-        if spec is None:
-            return None  # a free description of the battle, as for any parent
+        if ctx.row.parent_id is not None:
+            raise InvalidInput(f"**{ctx.row.name}** is itself a battle of another campaign: "
+                               "a battle is nobody's parent. Pick the campaign it belongs to.")
         if not ctx.is_gm(actor):
-            raise denied
+            raise PermissionDenied(f"Only the GM of **{ctx.row.name}** (or an admin of this "
+                                   "server) may open one of its battles in a thread.")
+        if not ctx.ruleset.takes_battle_results:
+            raise InvalidInput(f"**{ctx.row.name}** has no battles to fight in a thread. "
+                               "Start the battle without a parent campaign.")
+        if ctx.state is None or ctx.row.status == "setup":
+            raise InvalidState(f"**{ctx.row.name}** has not started yet, so none of its "
+                               "battles waits to be fought. Open the battle from its battle "
+                               "list once the campaign lists it.")
+        if ctx.row.status == "ended":
+            raise InvalidState(f"**{ctx.row.name}** is over: no battle of it waits to be "
+                               "fought.")
+        listed = list(ctx.ruleset.battle_refs(ctx.state))
+        known = ", ".join(listed[:MAX_REFS]) or "none now"
+        spec = ctx.ruleset.battle_link(ctx.state, ref) if ref.strip() else None
+        # P-20: exactly a battle the rules list as open now (no free text, no look-alike)
+        if spec is None or spec.get("ref") not in listed:
+            raise InvalidInput(f"'{ref.strip()[:60]}' is not a battle of **{ctx.row.name}** "
+                               f"that waits to be fought. Pick one from the list: {known}.")
         users = {p.seat: p.user_id for p in ctx.players if p.active}
         return _Parent(ctx.row.name, spec["ref"], list(spec.get("owners", [])), users,
                        list(spec.get("lines", [])), list(spec.get("roster", [])),

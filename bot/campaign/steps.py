@@ -10,6 +10,7 @@ from bot.campaign import embeds, messages
 from bot.campaign.core import Ctx, Effects, step_keys
 from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
+from bot.campaign.links import linked_by_rules
 from bot.campaign.panel_delivery import PanelDelivery
 from bot.campaign.settings import timing
 from bot.campaign.summaries import describe_action
@@ -244,7 +245,10 @@ class StepEngine(PanelDelivery):
         """An HRFT battle (a child campaign) tells its parent's channel that it is over, with
         its closing report."""
         parent = await campaigns.get(tx, ctx.row.parent_id or 0)
-        if parent is None or parent.status == "ended":
+        # P-20: nothing reaches a parent from a thread its rules did not link (a linked
+        # battle is started at its link, so one ended in setup never was)
+        if (parent is None or parent.status == "ended" or ctx.state is None
+                or not linked_by_rules(parent, ctx.row)):
             return
         ref = f" ({ctx.row.parent_ref})" if ctx.row.parent_ref else ""
         text = f"Battle **{ctx.row.name}**{ref} is over. {line}" + (f"\n{report}" if report else "")

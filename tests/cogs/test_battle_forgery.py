@@ -1,0 +1,140 @@
+"""Battles that cannot be forged (issue 15 item 2, P-20): every way a stranger could make a
+thread speak for a campaign is refused with a clear word, leaves no thread behind, and
+NOTHING reaches the campaign's channel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.client import AdmiraltyBot
+from bot.rules.base import Ruleset
+from bot.rules.dice import ScriptedDice
+from tests.cogs.conftest import ROLL_DICE
+from tests.cogs.simworld import World, texts
+from tests.cogs.test_battle_campaign import SCENARIO, ftcamp_parent
+from tests.cogs.test_battle_commands import refused
+from tests.cogs.test_battle_thread import SeededBot, said, thread_of
+from tests.cogs.test_orbits_discord import pass_turn
+from tests.cogs.test_orbits_war_discord import orbits_parent
+
+
+@pytest.fixture
+def simcord_bot(db_path: Path, guess_rules: Ruleset) -> AdmiraltyBot:
+    return SeededBot(db_path, roll_dice=ScriptedDice(ROLL_DICE))
+
+
+async def test_p20_only_the_parents_gm_or_an_admin_of_its_server_links_a_battle(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    w = world
+    await ftcamp_parent(w, simcord_bot)
+    before = texts(w.other_chan)
+    # a player of the campaign and a stranger: refused, by the clicker's own rights
+    for member in (w.alice, w.carol):
+        await refused(member, w.chan, "battle start", "Only the GM of **Border War** (or an "
+                      "admin of this server)", name="Forged", parent="1", ref="0202/A-3")
+    # an admin of ANOTHER server, where the campaign does not exist
+    other = w.env.create_guild("Elsewhere")
+    there = other.create_text_channel("war")
+    boss = other.create_role("Boss", permissions=discord.Permissions(manage_guild=True))
+    admin = other.add_member(w.env.create_user("far-admin"), roles=[boss])
+    await w.env.settle()
+    await refused(admin, there, "battle start", "There is no parent campaign with id 1 on "
+                  "this server", name="Forged", parent="1", ref="0202/A-3")
+    assert w.chan.threads == [] and there.threads == []
+    assert texts(w.other_chan) == before
+    # an admin of the campaign's server may: it is opened whole, for the real players
+    started = await w.admin.slash(w.chan, "battle start", name="Battle of 0202", parent="1",
+                                  ref="0202/A-3")
+    assert not started.ephemeral, said(started)
+    thread = thread_of(w)
+    await w.env.settle()
+    log = "\n".join(texts(thread))
+    assert f"<@{w.alice.user.id}>" in log and f"<@{w.bob.user.id}>" in log
+
+
+async def test_p20_no_free_text_or_look_alike_reference(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    w = world
+    await ftcamp_parent(w, simcord_bot)
+    before = texts(w.other_chan)
+    for ref in ("the ambush at dawn", "0202/\u0391-3", "0202/A-3 \u200b", "Sector 4"):
+        # a Greek capital Alpha, a zero-width space: not the battle the list names
+        result = await w.gm.slash(w.chan, "battle start", name="Forged", parent="1", ref=ref)
+        assert result.ephemeral, said(result)
+        assert "Pick one from the list: 0202/A-3" in said(result), said(result)
+    await refused(w.gm, w.chan, "battle start", "Pick one from the list", name="Forged",
+                  parent="1")  # no ref at all
+    assert w.chan.threads == [] and texts(w.other_chan) == before
+
+
+async def test_p20_an_orbits_look_alike_area_is_refused(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    w = world
+    await orbits_parent(w, simcord_bot)
+    await pass_turn(w.alice)
+    await w.env.settle()
+    await pass_turn(w.bob)  # the battle at Orbit 1 waits
+    await w.env.settle()
+    before = texts(w.other_chan)
+    # the issue's case: a Greek capital Omicron for the O of "Orbit 1"
+    await refused(w.gm, w.chan, "battle start", "Pick one from the list: Orbit 1, turn 1",
+                  name="Forged", parent="1", ref="\u039frbit 1")
+    await refused(w.carol, w.chan, "battle start", "Only the GM of **Sol**", name="Forged",
+                  parent="1", ref="\u039frbit 1")
+    assert w.chan.threads == [] and texts(w.other_chan) == before
+
+
+async def test_p20_a_battle_campaign_is_nobodys_parent(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    w = world
+    await ftcamp_parent(w, simcord_bot)
+    started = await w.gm.slash(w.chan, "battle start", name="Battle of 0202", parent="1",
+                               ref="0202/A-3")
+    assert not started.ephemeral, said(started)
+    thread = thread_of(w)
+    await w.env.settle()
+    before = texts(w.other_chan), texts(thread)
+    # the battle's id (2) typed as a parent, with the parent's own ref: refused
+    await refused(w.gm, w.other_chan, "battle start", "a battle is nobody's parent",
+                  name="Forged", parent="2", ref="0202/A-3")
+    await refused(w.carol, w.other_chan, "battle start", "a battle is nobody's parent",
+                  name="Forged", parent="2", ref="anything")
+    assert w.other_chan.threads == []
+    assert (texts(w.other_chan), texts(thread)) == before
+
+
+async def test_p20_a_battle_made_while_the_parent_is_in_setup_gets_nothing_of_it(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    """The issue's case: a battle made while its FTCamp parent is in setup no longer keeps a
+    real ref that a later /battle begin by any admin turns into the campaign's craft."""
+    w = world
+    await w.gm.slash(w.other_chan, "campaign create", ruleset="ftcamp", name="Border War")
+    await w.gm.slash(w.other_chan, "ftcamp load", file=("war.toml", SCENARIO.encode()))
+    before = texts(w.other_chan)
+    for member in (w.carol, w.gm):  # a stranger, and the GM too: no battle is listed yet
+        result = await member.slash(w.chan, "battle start", name="Forged", parent="1",
+                                    ref="0202/A-3")
+        assert result.ephemeral, said(result)
+        assert "**Border War**" in said(result), said(result)
+    assert w.chan.threads == []
+    # the stranger's own battle (no parent) begun by an admin: nothing of the campaign
+    await w.carol.slash(w.chan, "battle start", name="Carol's battle")
+    thread = thread_of(w)
+    for member in (w.alice, w.bob):
+        await member.slash(thread, "battle join")
+    begun = await w.admin.slash(thread, "battle begin")
+    assert begun.ephemeral, said(begun)
+    await w.env.settle()
+    assert "brought in" not in "\n".join(texts(thread))
+    ended = await w.carol.slash(thread, "battle end", reason="Border War is ours")
+    assert ended.ephemeral, said(ended)
+    await w.env.settle()
+    assert texts(w.other_chan) == before  # NOTHING reached the campaign's channel
