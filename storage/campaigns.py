@@ -167,3 +167,12 @@ async def bump(tx: Tx, campaign_id: int, now: float) -> None:
         "UPDATE campaigns SET version = version + 1, updated_at = ? WHERE id = ?",
         (now, campaign_id),
     )
+
+
+async def live_children(db: Reader, parent_id: int) -> list[int]:
+    """The ids of the parent's battles still being fought (not ended), oldest first."""
+    rows = await db.fetchall(
+        "SELECT id FROM campaigns WHERE parent_id = ? AND status != 'ended' ORDER BY id",
+        (parent_id,),
+    )
+    return [int(r[0]) for r in rows]

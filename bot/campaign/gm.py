@@ -14,6 +14,7 @@ from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
 from bot.campaign.steps import Mail, validate_action
 from bot.campaign.war_link import LinkUndo
+from bot.campaign.war_seats import WarSeats
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome, Request
 from storage import events as event_log
@@ -35,7 +36,7 @@ def _with_ruling(text: str, data: dict[str, object]) -> str:
     return f"{text} [ruling {ruling}]" if isinstance(ruling, str) and ruling else text
 
 
-class GmTools(LinkUndo):  # P-13, P-14
+class GmTools(LinkUndo, WarSeats):  # P-13, P-14, P-21
     async def gm_extend(self, actor: Actor, channel_id: int, hours: float) -> None:
         """Moves the open step's deadline by ``hours`` (negative shortens; a step without a
         deadline gets one ``hours`` from now) and re-arms its reminders."""
@@ -233,6 +234,7 @@ class GmTools(LinkUndo):  # P-13, P-14
                 await self._hand_over_panel(tx, ctx, fx, p.seat, p.user_id, freed=True)
                 fx.channel(ctx, f"The GM freed seat {p.seat} ({p.name}): it takes default "
                                 "orders at each deadline until someone takes it over.")
+                await self._follow_seat(tx, ctx, fx, p.user_id, p.name, None)  # P-21
             ctx.players = await players.of_campaign(tx, ctx.row.id)
 
         await self._in_channel(channel_id, run)
@@ -255,6 +257,7 @@ class GmTools(LinkUndo):  # P-13, P-14
             await players.reseat(tx, ctx.row.id, seat, new_actor.user_id, new_actor.name, fx.now)
             ctx.players = await players.of_campaign(tx, ctx.row.id)
             fx.channel(ctx, f"{new_actor.name} takes over seat {seat} from {old_name}.")
+            await self._follow_seat(tx, ctx, fx, old_user_id, old_name, new_actor)  # P-21
             mail = Mail()
             for req in ctx.requests_of(seat)[:1]:
                 mail.panel(seat, f"**{ctx.row.name}**: you now hold seat {seat}. {req.prompt}")
