@@ -138,3 +138,36 @@ async def test_p20_a_battle_made_while_the_parent_is_in_setup_gets_nothing_of_it
     assert ended.ephemeral, said(ended)
     await w.env.settle()
     assert texts(w.other_chan) == before  # NOTHING reached the campaign's channel
+
+
+async def test_p21_the_threads_seats_follow_gm_replace_and_gm_kick_in_the_parent(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    w = world
+    await ftcamp_parent(w, simcord_bot)
+    started = await w.gm.slash(w.chan, "battle start", name="Battle of 0202", parent="1",
+                               ref="0202/A-3")
+    assert not started.ephemeral, said(started)
+    thread = thread_of(w)
+    await w.env.settle()
+    # the parent's GM hands alice's campaign seat to carol: her battle side goes with it
+    await w.gm.slash(w.other_chan, "gm replace", old=w.alice, new=w.carol)
+    await w.env.settle()
+    log = "\n".join(texts(thread))
+    assert "carol takes over seat 1 from alice: the GM of **Border War**" in log, log
+    battle = (await simcord_bot.service.snapshot(2))
+    assert battle.seat_of(w.carol.user.id) is not None
+    assert battle.seat_of(w.alice.user.id) is None
+    await refused(w.alice, thread, "battle ready", "seat")
+    # the parent's GM frees bob's seat: his battle seat is freed too, said in the thread
+    await w.gm.slash(w.other_chan, "gm kick", player=w.bob)
+    await w.env.settle()
+    log = "\n".join(texts(thread))
+    assert "Seat 2 (bob) is freed: the GM of **Border War** took that seat" in log, log
+    assert (await simcord_bot.service.snapshot(2)).seat_of(w.bob.user.id) is None
+    await refused(w.bob, thread, "battle ready", "seat")
+    # a member who holds the other side already is not given a second one
+    await w.gm.slash(w.other_chan, "gm replace", old=w.bob, new=w.carol)
+    await w.env.settle()
+    battle = await simcord_bot.service.snapshot(2)
+    assert [p.seat for p in battle.players if p.user_id == w.carol.user.id] == [1]
