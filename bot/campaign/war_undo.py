@@ -37,6 +37,7 @@ OWED = "battle_owed"  # kept: proposed as soon as that battle waits for a result
 DROPPED = "battle_dropped"  # its round ended without that battle: nothing to propose it to
 MARKS = (ARRIVED, OWED, DROPPED)
 LIVE = ("running", "paused")
+GM_ENDED_IT = "The GM ended it"  # how lifecycle.end keeps a GM's end (``end_reason``)
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ def arrival(child: Ctx, parent: Ctx) -> Arrival | None:
     result = child.ruleset.battle_result(child.state, child.row.name)
     if result is None:
         return None
+    # P-22: a battle its GM ended (``/battle end``) is the GM's word, not the rules': the
+    # parent's GM confirms that result, no deadline default does
+    result = {**result, "gm_ended": (child.row.end_reason or "").startswith(GM_ENDED_IT)}
     return Arrival(ref, parent.ruleset.propose_battle(parent.state, ref, result))
 
 

@@ -17,7 +17,7 @@ from tests.cogs.simworld import World, texts
 from tests.cogs.test_battle_campaign import SCENARIO, ftcamp_parent
 from tests.cogs.test_battle_commands import refused
 from tests.cogs.test_battle_thread import SeededBot, said, thread_of
-from tests.cogs.test_orbits_discord import pass_turn
+from tests.cogs.test_orbits_discord import act, panel, pass_turn, public_text
 from tests.cogs.test_orbits_war_discord import orbits_parent
 
 
@@ -171,3 +171,40 @@ async def test_p21_the_threads_seats_follow_gm_replace_and_gm_kick_in_the_parent
     await w.env.settle()
     battle = await simcord_bot.service.snapshot(2)
     assert [p.seat for p in battle.players if p.user_id == w.carol.user.id] == [1]
+
+
+async def test_p22_a_result_the_battles_gm_ended_waits_for_the_gms_own_confirm(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    """P-22: an Orbits battle ended by its thread's GM proposes its result, but no deadline
+    default confirms it: the campaign's step waits for the GM."""
+    w = world
+    await orbits_parent(w, simcord_bot)
+    await pass_turn(w.alice)
+    await w.env.settle()
+    await pass_turn(w.bob)
+    await w.env.settle()
+    started = await w.gm.slash(w.chan, "battle start", name="Battle at Orbit 1", parent="1",
+                               ref="Orbit 1, turn 1")
+    assert not started.ephemeral, said(started)
+    thread = thread_of(w)
+    await w.env.settle()
+    for member in (w.alice, w.bob):
+        await act(member, "Field these ships")
+        await w.env.settle()
+    ended = await w.gm.slash(thread, "battle end", reason="the table called it")
+    assert ended.ephemeral, said(ended)
+    await w.env.settle()
+    gm_panel = panel(w.gm)
+    assert "Proposed result" in gm_panel.content, gm_panel.content
+    assert ("not confirmed at the deadline (the battle's GM ended it): only you confirm it"
+            in gm_panel.content), gm_panel.content
+    await w.env.advance_time(60 * 3600)  # past the step's deadline
+    await w.env.settle()
+    parent = await simcord_bot.service.snapshot(1)
+    battle = parent.state.battles[0]
+    assert battle.result is None and battle.proposal is not None
+    assert "proposed result" not in public_text(w.other_chan).lower()
+    await act(w.gm, "Confirm this result")
+    await w.env.settle()
+    assert "fought in its thread, confirmed by the GM" in public_text(w.other_chan)

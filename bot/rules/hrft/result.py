@@ -48,4 +48,5 @@ def battle_result(state: BattleState, name: str = "") -> dict[str, Any] | None:
         return None
     craft = [ship_fate(state.ships[uid], group, name_, state.mustered.get(uid, ""))
              for uid, (group, name_) in state.origin.items() if uid in state.ships]
-    return {"name": name, "craft": craft, "defeated": defeated_sides(state)}
+    return {"name": name, "craft": craft, "defeated": defeated_sides(state),
+            "hand_entered": state.hand_entered}
