@@ -208,3 +208,46 @@ async def test_p22_a_result_the_battles_gm_ended_waits_for_the_gms_own_confirm(
     await act(w.gm, "Confirm this result")
     await w.env.settle()
     assert "fought in its thread, confirmed by the GM" in public_text(w.other_chan)
+
+
+async def test_p23_an_undo_past_the_muster_reveal_brings_the_picks_back_locked(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    """The issue's case: a GM undo past the muster reveal reopened the muster with both
+    sides' picks kept, so each side could re-pick knowing the other's. Now the picks come
+    back locked, the undo's announcement says so, and only the GM reopens one side's."""
+    w = world
+    await orbits_parent(w, simcord_bot)
+    await pass_turn(w.alice)
+    await w.env.settle()
+    await pass_turn(w.bob)
+    await w.env.settle()
+    await w.gm.slash(w.chan, "battle start", name="Battle at Orbit 1", parent="1",
+                     ref="Orbit 1, turn 1")
+    thread = thread_of(w)
+    await w.env.settle()
+    for member in (w.alice, w.bob):
+        await act(member, "Field these ships")
+        await w.env.settle()
+    assert "The sides have chosen their ships" in "\n".join(texts(thread))
+    parent_before = texts(w.other_chan)
+    undone = await w.gm.slash(thread, "gm undo")
+    assert undone.ephemeral, said(undone)
+    await w.env.settle()
+    notice = next(t for t in reversed(texts(thread)) if "the GM undid" in t)
+    assert ("Kept: the orders alice and bob had given then are back in, locked: they were "
+            "revealed, so they stand as given (only the GM can reopen one seat's, with /gm "
+            "reopen)") in notice, notice
+    # bob saw alice's ships: he cannot pick again
+    changed = await act(w.bob, "Field these ships")
+    assert "revealed before the GM's undo, so they stand as you gave them" in said(changed)
+    # the GM reopens bob's picks; the thread hears it; his change then resolves the muster
+    reopened = await w.gm.slash(thread, "gm reopen", player=w.bob)
+    assert reopened.ephemeral and "reopened bob's orders" in said(reopened)
+    assert any("The GM reopened bob's orders" in t for t in texts(thread))
+    await act(w.bob, "Field these ships")
+    await w.env.settle()
+    reveals = [t for t in texts(thread)
+               if "The sides have chosen their ships" in t and "the GM undid" not in t]
+    assert len(reveals) == 2  # the first reveal, then the muster resolved again
+    assert texts(w.other_chan) == parent_before
