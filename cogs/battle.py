@@ -116,9 +116,12 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         linked = None
         parent_id = (await service_of(interaction).parent_id(actor, interaction.guild.id, parent)
                      if parent is not None else None)
-        if parent_id is not None:  # H-D28: refuse a bad reference before any thread exists
+        if parent_id is not None:  # H-D28, P-20: refuse a bad link before any thread exists
             linked = await service_of(interaction).battle_link(actor, interaction.guild.id,
                                                                parent_id, ref or "", designs)
+        elif ref is not None:
+            raise InvalidInput("A battle reference belongs to a parent campaign: pick the "
+                               "campaign first (parent), then its battle (ref).")
         if linked is not None and linked.name and name == DEFAULT_NAME:
             name = linked.name[:MAX_NAME]  # P-16: its round or turn in the thread's name
         # No defer: after a public defer, a refusal would be public too; creating a thread
@@ -134,10 +137,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                 info = await service.open_battle(actor, interaction.guild.id, thread.id, name,
                                                  parent_id or 0, ref or "", designs)
             else:
-                info = await service.create(
-                    actor, interaction.guild.id, thread.id, RULESET, name,
-                    parent_id=parent_id, parent_ref=(ref or "").strip()[:100] or None,
-                )
+                info = await service.create(actor, interaction.guild.id, thread.id, RULESET,
+                                            name)
             opened = True
         finally:
             if not opened:  # no empty thread left behind by a refused or failed start
@@ -206,15 +207,11 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         await self._campaign_command(interaction, "join")
 
     @app_commands.command(description="GM: begin the battle with the players who joined")
-    @app_commands.describe(designs="For campaign craft that name no design: 'auto' or "
-                                   "'Craft=design; ...'")
-    async def begin(self, interaction: discord.Interaction, designs: str = "") -> None:
+    async def begin(self, interaction: discord.Interaction) -> None:
         await _battle(interaction)  # refuses outside a battle thread
         await interaction.response.defer(ephemeral=True, thinking=True)
-        # one intent: the start and the parent battle's craft (H-D28), posted in the thread
         info = await service_of(interaction).begin_battle(actor_of(interaction),
-                                                          campaign_channel_id(interaction),
-                                                          designs)
+                                                          campaign_channel_id(interaction))
         await reply(interaction, f"**{info.name}** begins.")
 
     @app_commands.command(description="GM: upload designs that waiting campaign craft name, "

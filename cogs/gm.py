@@ -100,6 +100,14 @@ class GmCog(commands.GroupCog, group_name="gm"):
         )
         await reply(interaction, f"{player.display_name} was removed from the campaign.")
 
+    @app_commands.command(description="GM: let one player change orders an undo put back "
+                                      "locked")
+    @app_commands.describe(player="The player whose orders reopen")
+    async def reopen(self, interaction: discord.Interaction, player: discord.User) -> None:
+        text = await service_of(interaction).gm_reopen(
+            actor_of(interaction), campaign_channel_id(interaction), player.id)
+        await reply(interaction, f"Reopened. The channel was told:\n{text}")
+
     @app_commands.command(description="GM: hand a player's seat to someone else")
     @app_commands.describe(old="The player leaving the seat", new="The member taking it over")
     async def replace(

@@ -7,13 +7,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.campaign import messages
+from bot.campaign import messages, order_locks
 from bot.campaign.core import Ctx, Effects
 from bot.campaign.lifecycle import plain_line
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
 from bot.campaign.steps import Mail, validate_action
 from bot.campaign.war_link import LinkUndo
+from bot.campaign.war_seats import WarSeats
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome, Request
 from storage import events as event_log
@@ -35,7 +36,7 @@ def _with_ruling(text: str, data: dict[str, object]) -> str:
     return f"{text} [ruling {ruling}]" if isinstance(ruling, str) and ruling else text
 
 
-class GmTools(LinkUndo):  # P-13, P-14
+class GmTools(LinkUndo, WarSeats):  # P-13, P-14, P-21
     async def gm_extend(self, actor: Actor, channel_id: int, hours: float) -> None:
         """Moves the open step's deadline by ``hours`` (negative shortens; a step without a
         deadline gets one ``hours`` from now) and re-arms its reminders."""
@@ -182,18 +183,49 @@ class GmTools(LinkUndo):  # P-13, P-14
             await self._open_step(tx, ctx, fx, Mail())
             await turns.replace_submissions(tx, row.id, row.step_no, kept, fx.now)
             ctx.submitted = dict(kept)
+            if kept:  # P-23: revealed by the undone resolution: they stand as given
+                who = _names([ctx.name(s) for s in sorted(kept)])
+                fx.events.append(order_locks.mark(
+                    ctx, order_locks.LOCKED, sorted(kept), fx.now,
+                    f"Orders back in after the undo, locked: {who}."))
             dl = await timers.get(tx, row.id, row.step_no)
             deadline = self._at(dl.due_at) if dl is not None and dl.status == "open" else None
             text = undo_text(ctx, undone, deadline, again)
             mail = Mail(public=[text])
             for req in ctx.pending:
                 if req.seat in kept:
-                    ask = ("Your orders from before are back in; change them here until the "
-                           "step resolves.")
+                    ask = ("Your orders from before are back in. They were revealed, so "
+                           "they stand as you gave them: only the GM can reopen them.")
                 else:
                     ask = req.prompt
                 mail.panel(req.seat, f"**{row.name}**: the GM undid the last result. {ask}"
                            + (f" (deadline {messages.when(deadline)})" if deadline else ""))
+            await self._flush(tx, ctx, fx, mail)
+            return text
+
+        return await self._in_channel(channel_id, run)
+
+    async def gm_reopen(self, actor: Actor, channel_id: int, user_id: int) -> str:
+        """P-23: the GM lets one seat change the orders an undo put back locked (the seat
+        saw the others' orders revealed: the GM decides that this is fair). The channel
+        hears it; the seat's panel says it may change them. Returns the channel's line."""
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> str:
+            self._gm_live(ctx, actor)
+            p = ctx.seat_of(user_id)
+            if p is None:
+                raise NotFound("That member holds no seat in this campaign.")
+            locked = await order_locks.locked_seats(tx, ctx.row.id, ctx.row.step_no)
+            if p.seat not in locked:
+                raise InvalidState(f"{p.name}'s orders for this step are not locked: only "
+                                   "orders an undo put back after they were revealed are.")
+            text = (f"The GM reopened {p.name}'s orders, put back by the undo: they may change "
+                    "them until the step resolves.")
+            fx.events.append(order_locks.mark(ctx, order_locks.REOPENED, [p.seat], fx.now,
+                                              text))
+            mail = Mail(public=[text])
+            mail.panel(p.seat, f"**{ctx.row.name}**: the GM reopened your orders. Change them "
+                               "here until the step resolves.")
             await self._flush(tx, ctx, fx, mail)
             return text
 
@@ -233,6 +265,7 @@ class GmTools(LinkUndo):  # P-13, P-14
                 await self._hand_over_panel(tx, ctx, fx, p.seat, p.user_id, freed=True)
                 fx.channel(ctx, f"The GM freed seat {p.seat} ({p.name}): it takes default "
                                 "orders at each deadline until someone takes it over.")
+                await self._follow_seat(tx, ctx, fx, p.user_id, p.name, None)  # P-21
             ctx.players = await players.of_campaign(tx, ctx.row.id)
 
         await self._in_channel(channel_id, run)
@@ -255,6 +288,7 @@ class GmTools(LinkUndo):  # P-13, P-14
             await players.reseat(tx, ctx.row.id, seat, new_actor.user_id, new_actor.name, fx.now)
             ctx.players = await players.of_campaign(tx, ctx.row.id)
             fx.channel(ctx, f"{new_actor.name} takes over seat {seat} from {old_name}.")
+            await self._follow_seat(tx, ctx, fx, old_user_id, old_name, new_actor)  # P-21
             mail = Mail()
             for req in ctx.requests_of(seat)[:1]:
                 mail.panel(seat, f"**{ctx.row.name}**: you now hold seat {seat}. {req.prompt}")
@@ -288,9 +322,10 @@ def undo_text(ctx: Ctx, undone: list[str], deadline: datetime | None,
     lines = [f"**{ctx.row.name}**: the GM undid {what}. The game is back where it was "
              "before it."] + list(again or [])
     kept = [ctx.name(seat) for seat in sorted(ctx.submitted)]
-    if kept:
-        lines.append(f"Kept: the orders {_names(kept)} had given then are back in "
-                     "(they may change them until the step resolves).")
+    if kept:  # P-23
+        lines.append(f"Kept: the orders {_names(kept)} had given then are back in, locked: "
+                     "they were revealed, so they stand as given (only the GM can reopen "
+                     "one seat's, with /gm reopen).")
     owing = ctx.owing()
     note = f" (deadline {messages.when(deadline)})" if deadline else ""
     sealed = list(dict.fromkeys(ctx.name(r.seat) for r in owing if r.kind == "sealed"))
@@ -304,6 +339,6 @@ def undo_text(ctx: Ctx, undone: list[str], deadline: datetime | None,
         lines.append(f"{_names(acting)}: take your actions, then say you are ready{note}.")
     if kept and not owing:
         at = f", or at the deadline {messages.when(deadline)}" if deadline else ""
-        lines.append("Every order is in again: the step resolves when someone changes theirs, "
-                     f"when the GM advances it{at}.")
+        lines.append(f"Every order is in again: the step resolves when the GM advances it{at}, "
+                     "or when a seat the GM reopens gives its orders again.")
     return "\n".join(lines)

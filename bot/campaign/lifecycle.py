@@ -38,9 +38,9 @@ def end_summary(line: str, report: str = "") -> str:
 class Lifecycle(StepEngine):
     async def create(
         self, actor: Actor, guild_id: int, channel_id: int, ruleset: str, name: str,
-        parent_id: int | None = None, parent_ref: str | None = None,
     ) -> CampaignInfo:
-        """A new campaign in ``setup``; the creator is its GM (not yet a player)."""
+        """A new campaign in ``setup``; the creator is its GM (not yet a player). It has no
+        parent: only ``open_battle`` links a battle to a parent, by its rules (P-20)."""
         rules = registry.get(ruleset)
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
@@ -49,12 +49,10 @@ class Lifecycle(StepEngine):
         now = self._now()
         try:
             async with self.intents.intent(), self.db.transaction() as tx:
-                if parent_id is not None and await campaigns.get(tx, parent_id) is None:
-                    raise NotFound(f"There is no parent campaign with id {parent_id}.")
                 campaign_id = await campaigns.insert(
                     tx, guild_id=guild_id, channel_id=channel_id, ruleset=rules.name, name=name,
                     gm_user_id=actor.user_id, options=options, settings=dict(self.timing_defaults),
-                    seed=self._seed_source(), parent_id=parent_id, parent_ref=parent_ref, now=now,
+                    seed=self._seed_source(), parent_id=None, parent_ref=None, now=now,
                 )
                 row = await campaigns.get(tx, campaign_id)
         except sqlite3.IntegrityError as exc:

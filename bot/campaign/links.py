@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.campaign.battle_child import war_title
 from bot.campaign.core import Ctx, ServiceCore, campaign_info
 from bot.campaign.models import Actor, CampaignInfo
-from bot.campaign.steps import war_title
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied, UserError
+from bot.rules import registry
 from storage import campaigns, listing
 from storage.campaigns import CampaignRow
 
@@ -49,14 +50,14 @@ class _Parent:
 class Links(ServiceCore):
     async def parent_choices(self, actor: Actor, guild_id: int) -> list[CampaignInfo]:
         """Campaigns a battle started by ``actor`` may resolve (``/battle start parent:``
-        autocomplete): the guild's campaigns that are not battles of another campaign
-        themselves and that ``actor`` is the GM of (every one for an admin); the live ones
-        by id, then the latest that ended (their last battles may still be fought). Two
-        queries, no state read."""
+        autocomplete): the guild's campaigns whose rules fight battles in threads (P-20: no
+        battle, no guess game) and that ``actor`` is the GM of (every one for an admin);
+        the live ones by id, then the latest that ended. Two queries, no state read."""
         live = await listing.live_in_guild(self.db, guild_id)
         ended = await listing.ended_in_guild(self.db, guild_id, MAX_ENDED_PARENTS)
         return [campaign_info(h, h.seats) for h in [*live, *reversed(ended)]
-                if h.parent_id is None and (actor.is_admin or h.gm_user_id == actor.user_id)]
+                if h.parent_id is None and registry.get(h.ruleset).takes_battle_results
+                and (actor.is_admin or h.gm_user_id == actor.user_id)]
 
     async def parent_id(self, actor: Actor, guild_id: int, typed: str) -> int:
         """The campaign id ``/battle start parent:`` names: the id the autocomplete puts in,
@@ -72,11 +73,10 @@ class Links(ServiceCore):
         raise InvalidInput(f"No campaign of yours on this server is called '{typed[:80]}'. "
                            f"Pick the parent from the list (yours: {known}).")
 
-    async def _refuse_fought(self, ctx: Ctx, ref: str, opening: int | None = None) -> None:
+    async def _refuse_fought(self, ctx: Ctx, ref: str) -> None:
         """P-17: a battle of the parent already being fought in a thread is opened once:
         a second start is refused with a link to its thread."""
-        live = [c for c in await campaigns.live_children(self.db, ctx.row.id)
-                if c.id != opening]
+        live = await campaigns.live_children(self.db, ctx.row.id)
         child = _fought_in(live, ref)
         if child is not None:
             raise InvalidState(f"{war_title(child.name, child.parent_ref)} is already being "
@@ -98,21 +98,21 @@ class Links(ServiceCore):
                 if _fought_in(live, r) is None][:MAX_REFS]
 
     async def battle_link(self, actor: Actor, guild_id: int, parent_id: int,
-                          ref: str, designs: str = "") -> BattleLink | None:
-        """Checks a battle's parent reference before anything is created; None when the
-        parent has no battles to link or ``ref`` is a free description. Only the parent's
-        GM (or an admin) may link: the link names every side's forces."""
+                          ref: str, designs: str = "") -> BattleLink:
+        """Checks a battle's parent reference before anything is created (P-20): the parent's
+        GM (or an admin of its server) names a battle its rules list as open now. Refused
+        otherwise: no free description, no look-alike, no battle as parent."""
         parent = await self._parent(parent_id, ref, guild_id, actor, designs)
-        if parent is None:
-            return None
         players = sorted({parent.users.get(o, 0) for o in parent.owners} - {0})
         return BattleLink(parent.preview(), players, muster=bool(parent.forces),
                           name=parent.name_of_battle)
 
     async def _parent(self, parent_id: int, ref: str, guild_id: int,
-                      actor: Actor, designs: str = "",
-                      opening: int | None = None) -> _Parent | None:
-        """``opening``: the battle being begun (its own row is no second opening)."""
+                      actor: Actor, designs: str = "") -> _Parent:
+        """P-20: the parent's battle ``ref`` as its rules list it open now, for ``actor``
+        (checked with the clicker's own identity and rights) or a refusal. The checks go
+        from what anyone may learn (the campaign exists here) to what only its GM may (its
+        battles)."""
         if len(ref) > MAX_REF:
             raise InvalidInput(f"A battle reference has at most {MAX_REF} characters, as the "
                                "battle list names it (e.g. 0202/A-3, or Orbit 2).")
@@ -122,22 +122,36 @@ class Links(ServiceCore):
             ctx = None
         if ctx is None or ctx.row.guild_id != guild_id:
             raise NotFound(f"There is no parent campaign with id {parent_id} on this server.")
-        if ctx.state is None or not ref.strip():
-            return None
-        denied = PermissionDenied(f"Only the GM of **{ctx.row.name}** may open a battle that "
-                                  "brings in its forces.")
-        try:
-            spec = ctx.ruleset.battle_link(ctx.state, ref, designs)
-        except UserError:
-            if not ctx.is_gm(actor):  # a refusal would tell about the battle: the GM's
-                raise denied from None
-            await self._refuse_fought(ctx, ref, opening)  # P-17: its thread's link says more
-            raise
-        if spec is None:
-            return None  # a free description of the battle, as for any parent
+        if ctx.row.parent_id is not None:
+            raise InvalidInput(f"**{ctx.row.name}** is itself a battle of another campaign: "
+                               "a battle is nobody's parent. Pick the campaign it belongs to.")
         if not ctx.is_gm(actor):
-            raise denied
-        await self._refuse_fought(ctx, spec["ref"], opening)
+            raise PermissionDenied(f"Only the GM of **{ctx.row.name}** (or an admin of this "
+                                   "server) may open one of its battles in a thread.")
+        if not ctx.ruleset.takes_battle_results:
+            raise InvalidInput(f"**{ctx.row.name}** has no battles to fight in a thread. "
+                               "Start the battle without a parent campaign.")
+        if ctx.state is None or ctx.row.status == "setup":
+            raise InvalidState(f"**{ctx.row.name}** has not started yet, so none of its "
+                               "battles waits to be fought. Open the battle from its battle "
+                               "list once the campaign lists it.")
+        if ctx.row.status == "ended":
+            raise InvalidState(f"**{ctx.row.name}** is over: no battle of it waits to be "
+                               "fought.")
+        if ref.strip():
+            await self._refuse_fought(ctx, ref)  # P-17: its thread's link says more
+        listed = list(ctx.ruleset.battle_refs(ctx.state))
+        known = ", ".join(listed[:MAX_REFS]) or "none now"
+        try:
+            spec = ctx.ruleset.battle_link(ctx.state, ref, designs) if ref.strip() else None
+        except UserError:
+            await self._refuse_fought(ctx, ref)
+            raise
+        # P-20: exactly a battle the rules list as open now (no free text, no look-alike)
+        if spec is None or spec.get("ref") not in listed:
+            raise InvalidInput(f"'{ref.strip()[:60]}' is not a battle of **{ctx.row.name}** "
+                               f"that waits to be fought. Pick one from the list: {known}.")
+        await self._refuse_fought(ctx, spec["ref"])
         users = {p.seat: p.user_id for p in ctx.players if p.active}
         return _Parent(ctx.row.name, spec["ref"], list(spec.get("owners", [])), users,
                        list(spec.get("lines", [])), list(spec.get("roster", [])),

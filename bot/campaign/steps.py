@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.campaign import embeds, messages
+from bot.campaign.battle_child import linked_by_rules, war_title
 from bot.campaign.core import Ctx, Effects, step_keys
 from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
@@ -29,16 +30,6 @@ CAMPAIGN_OVER = "The campaign is over."
 
 def _ref_key(ref: str) -> str:
     return " ".join(ref.lower().replace(",", " ").replace("/", " ").split())
-
-
-def war_title(name: str, ref: str | None) -> str:
-    """P-16: 'Battle **Battle 0602/B-4, round 2**' reads doubled: a battle's name that
-    starts with 'battle' is its own title, and its reference is said only when the name
-    does not carry it already."""
-    key = " ".join(name.lower().replace(",", " ").split())
-    where = (f" ({ref})" if ref and " ".join(ref.lower().replace(",", " ").split()) not in key
-             else "")
-    return (f"**{name}**" if key.startswith("battle") else f"Battle **{name}**") + where
 
 
 @dataclass(frozen=True)
@@ -281,7 +272,10 @@ class StepEngine(PanelDelivery):
         and ship report stay in its thread. Returns the thread's line of where its result
         went ('' when nowhere)."""
         parent = await campaigns.get(tx, ctx.row.parent_id or 0)
-        if parent is None or parent.status == "ended":
+        # P-20: nothing reaches a parent from a thread its rules did not link (a linked
+        # battle is started at its link, so one ended in setup never was)
+        if (parent is None or parent.status == "ended" or ctx.state is None
+                or not linked_by_rules(parent, ctx.row)):
             return ""
         if await self._result_to_parent(tx, ctx, fx, parent):
             return (f"Its result is proposed to **{parent.name}**, whose GM confirms it "

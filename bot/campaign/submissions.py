@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.campaign import messages
+from bot.campaign import messages, order_locks
 from bot.campaign.core import CampaignBroken, Ctx, Effects
 from bot.campaign.drafts import check_number, check_numbers, number_range
 from bot.campaign.inputs import check_action, check_draft, check_id
@@ -130,6 +130,8 @@ class Submissions(StepEngine):
         row = ctx.row
         step_no = row.step_no
         replaced = req.seat in ctx.submitted
+        if replaced and req.seat in await order_locks.locked_seats(tx, row.id, step_no):
+            raise InvalidState(order_locks.REFUSED)  # P-23
         await turns.put_submission(tx, row.id, step_no, req.seat, actor.user_id, action, fx.now)
         ctx.submitted[req.seat] = action
         sealed = [r for r in ctx.pending if r.kind == "sealed"]

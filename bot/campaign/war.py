@@ -16,11 +16,12 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.campaign import war_link, war_undo
+from bot.campaign.battle_child import war_title
 from bot.campaign.core import Ctx, Effects, campaign_info
 from bot.campaign.links import Links
 from bot.campaign.models import Actor, CampaignInfo
 from bot.campaign.settings import options_model
-from bot.campaign.steps import Mail, StepEngine, war_title
+from bot.campaign.steps import Mail, StepEngine
 from bot.errors import InvalidInput, InvalidState
 from bot.rules import registry
 from bot.rules.base import Outcome, Seat
@@ -46,11 +47,7 @@ class War(Links, StepEngine):
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
-        parent = await self._parent(parent_id, ref, guild_id, actor, designs)
-        if parent is None:
-            raise InvalidInput(f"'{ref.strip()}' names no battle of campaign {parent_id}; "
-                               "give it as the campaign's battle list or battle card names "
-                               "it, e.g. 0202/A-3 or Orbit 2.")
+        parent = await self._parent(parent_id, ref, guild_id, actor, designs)  # P-20
         pctx = await self._load(self.db, parent_id)
         names = {p.seat: p.name for p in pctx.players if p.active}
         unseated = [f["label"] for f in parent.forces if f["owner"] not in names]
@@ -116,22 +113,17 @@ class War(Links, StepEngine):
         await self._apply_to_parent(tx, fx, pctx, linked,  # P-14: undo finds the link
                                     lambda: war_link.link_mark(pctx, child, fx.now))
 
-    async def begin_battle(self, actor: Actor, channel_id: int,
-                           designs: str = "") -> CampaignInfo:
-        """GM: starts a battle created in setup (players joined themselves) and brings in its
-        parent battle's craft (H-D28) in ONE transaction; a battle with no parent battle
-        just starts. ``designs``: for craft that name none (E-D38)."""
+    async def begin_battle(self, actor: Actor, channel_id: int) -> CampaignInfo:
+        """GM: starts a battle created in setup (players joined themselves). It has no parent
+        battle (P-20: only ``open_battle`` links one, seated and started at once), so nothing
+        of a campaign comes in: a stranger's battle never receives a campaign's craft."""
         campaign_id = await self._id_in_channel(channel_id)
         ctx0 = await self._load(self.db, campaign_id)
         self._require_gm(ctx0, actor)
-        row = ctx0.row
-        if row.status != "setup":
-            raise InvalidState("The battle has already begun.")
-        parent = None
-        if row.parent_id is not None and row.parent_ref:
-            starter = Actor(row.gm_user_id, actor.name, actor.is_admin, actor.guild_id)
-            parent = await self._parent(row.parent_id, row.parent_ref, row.guild_id, starter,
-                                        designs, opening=row.id)
+        if ctx0.row.parent_id is not None and ctx0.row.status == "setup":  # older version
+            raise InvalidState("This battle was made for a campaign before its battle waited; "
+                               "it cannot begin. Its GM opens that battle from the "
+                               "campaign's battle list instead.")
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> CampaignInfo:
             self._require_gm(ctx, actor)
@@ -144,14 +136,7 @@ class War(Links, StepEngine):
                                    f"{rules.max_seats} players; {count} joined.")
             await players.renumber(tx, ctx.row.id, [p.seat for p in ctx.players])
             ctx.players = await players.of_campaign(tx, ctx.row.id)
-            roster = []
-            for e in parent.roster if parent is not None else []:
-                # H-D28: the battle seat of the member who holds the owner's seat now
-                user = parent.users.get(e["owner"]) if parent is not None else None
-                mine = ctx.seat_of(user) if user is not None else None
-                roster.append({**{k: v for k, v in e.items() if k != "owner"},
-                               "seat": mine.seat if mine is not None else 0})
-            await self._start_with_roster(tx, ctx, fx, roster)
+            await self._start_with_roster(tx, ctx, fx, [])
             return campaign_info(ctx.row, ctx.players)
 
         return await self._mutate(campaign_id, run)

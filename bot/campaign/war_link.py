@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.campaign import war_undo
+from bot.campaign.battle_child import war_title
 from bot.campaign.core import Ctx, Effects
-from bot.campaign.steps import war_title
 from bot.campaign.war_undo import WarUndo
 from bot.errors import InvalidState
 from bot.rules.base import Audience, Event

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.campaign.battle_child import war_title
 from bot.campaign.core import Ctx, Effects
-from bot.campaign.steps import StepEngine, war_title
+from bot.campaign.steps import StepEngine
 from bot.errors import InvalidState
 from bot.rules.base import Audience, Event, Outcome
 from storage import campaigns
@@ -37,6 +38,7 @@ OWED = "battle_owed"  # kept: proposed as soon as that battle waits for a result
 DROPPED = "battle_dropped"  # its round ended without that battle: nothing to propose it to
 MARKS = (ARRIVED, OWED, DROPPED)
 LIVE = ("running", "paused")
+GM_ENDED_IT = "The GM ended it"  # how lifecycle.end keeps a GM's end (``end_reason``)
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,9 @@ def arrival(child: Ctx, parent: Ctx) -> Arrival | None:
     result = child.ruleset.battle_result(child.state, child.row.name)
     if result is None:
         return None
+    # P-22: a battle its GM ended (``/battle end``) is the GM's word, not the rules': the
+    # parent's GM confirms that result, no deadline default does
+    result = {**result, "gm_ended": (child.row.end_reason or "").startswith(GM_ENDED_IT)}
     return Arrival(ref, parent.ruleset.propose_battle(parent.state, ref, result))
 
 

@@ -199,36 +199,31 @@ async def test_e_d34_the_gm_closes_a_battle_fought_at_the_table(
         await service.open_battle(GM, GUILD, THREAD, "Late", parent_id, ref)
 
 
-async def test_h_d28_begin_battle_starts_and_brings_in_in_one_transaction(
-    service: CampaignService, db: Database, monkeypatch: pytest.MonkeyPatch
+async def test_p20_begin_battle_brings_nothing_of_a_campaign_in(
+    service: CampaignService, db: Database
 ) -> None:
-    """A battle created first, players joining themselves: /battle begin is one intent, and
-    seats follow the member (Bob joined first, so he is seat 1)."""
+    """P-20 (was H-D28's battle created first): a battle created first has no parent, so
+    /battle begin brings no campaign's craft in; one an older version made for a parent in
+    setup (its parent set by hand here) cannot begin at all."""
     parent_id = await parent_at_battles(service)
     row = await campaign_rows.get(db, parent_id)
     assert row is not None
     ref = parent_state(row).war[0].ref
-    info = await service.create(GM, GUILD, THREAD, "hrft", "B", parent_id=parent_id,
-                                parent_ref=ref)
+    info = await service.create(GM, GUILD, THREAD, "hrft", "B")
     for p in (BOB, ALICE):
         await service.join(p, THREAD)
+    async with db.transaction() as tx:
+        await tx.execute("UPDATE campaigns SET parent_id = ?, parent_ref = ? WHERE id = ?",
+                         (parent_id, ref, info.id))
     with pytest.raises(PermissionDenied):
         await service.begin_battle(ALICE, THREAD)
-
-    def broken(*_: Any) -> Any:
-        raise RuntimeError("bring-in failed")
-
-    monkeypatch.setattr(hrft_gm, "bring_in", broken)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(InvalidState, match="cannot begin"):
         await service.begin_battle(GM, THREAD)
-    child = await campaign_rows.get(db, info.id)
-    assert child is not None and child.status == "setup" and child.state is None
-    monkeypatch.undo()
-
+    async with db.transaction() as tx:
+        await tx.execute("UPDATE campaigns SET parent_id = NULL, parent_ref = NULL "
+                         "WHERE id = ?", (info.id,))
     begun = await service.begin_battle(GM, THREAD)
     assert begun.status == "running"
-    battle = (await service.snapshot(info.id)).state
-    assert sorted((s.name, s.seat) for s in battle.ships.values()) == [
-        ("Claw", 1), ("Fang", 1), ("Resolute", 2), ("Valiant", 2)]
+    assert (await service.snapshot(info.id)).state.ships == {}
     with pytest.raises(InvalidState, match="already begun"):
         await service.begin_battle(GM, THREAD)

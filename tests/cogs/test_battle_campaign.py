@@ -4,12 +4,11 @@ battle brought in under their players' seats (H-D28)."""
 
 from __future__ import annotations
 
-import simcord
-
 from bot.campaign import Actor
 from bot.client import AdmiraltyBot
 from bot.rules.ftcamp import State, build, export_scenario
 from bot.rules.ftcamp.model import Battle, BattleGroup, HexResult
+from bot.rules.ftcamp.warmodel import WarBattle
 from tests.cogs.simworld import World, shown, texts
 from tests.cogs.test_battle_commands import refused
 from tests.cogs.test_battle_thread import (
@@ -78,8 +77,11 @@ def with_battle(state: State) -> State:
     groups = [BattleGroup(group="Vanguard", owner=1, role="attacker"),
               BattleGroup(group="Raiders", owner=2, role="defender")]
     battle = Battle(hex="0202", sector="A-3", rule="both engage", groups=groups)
+    # P-20: the round waits for it (E-D36), so its rules list it as open now
     return state.model_copy(update={"results": [HexResult(round=1, hex="0202",
-                                                          battles=[battle])]})
+                                                          battles=[battle])],
+                                    "step": "battles",
+                                    "war": [WarBattle(ref="0202/A-3", round=1)]})
 
 
 async def ftcamp_parent(w: World, bot: AdmiraltyBot) -> None:
@@ -144,18 +146,15 @@ async def test_hd28_an_ftcamp_battle_brings_in_the_craft_that_name_a_design(
     assert not any("Titan" in t for t in texts(w.other_chan))
 
 
-async def test_hd28_a_free_text_reference_brings_nothing_in(
+async def test_p20_a_free_text_reference_is_refused_and_makes_no_thread(
     world: World, simcord_bot: AdmiraltyBot
 ) -> None:
+    """P-20 (was H-D28's free description): a reference that is not a battle the parent's
+    rules list is refused, for its GM too; no thread is left and the parent hears nothing."""
     w = world
     await ftcamp_parent(w, simcord_bot)
-    started = await w.alice.slash(w.chan, "battle start", name="Side show", parent="1",
-                                  ref="the ambush at dawn")
-    assert not started.ephemeral
-    thread = thread_of(w)
-    assert "come in" not in texts(thread)[0]
-    for member in (w.bob, w.carol):
-        await member.slash(thread, "battle join")
-    begun: simcord.InteractionResult = await w.alice.slash(thread, "battle begin")
-    assert begun.ephemeral
-    assert "From the campaign battle" not in "\n".join(texts(thread))
+    before = texts(w.other_chan)
+    await refused(w.gm, w.chan, "battle start", "is not a battle of **Border War** that "
+                  "waits to be fought. Pick one from the list: 0202/A-3", name="Side show",
+                  parent="1", ref="the ambush at dawn")
+    assert w.chan.threads == [] and texts(w.other_chan) == before

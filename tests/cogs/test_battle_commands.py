@@ -6,7 +6,7 @@ from importlib import resources
 
 import simcord
 
-from tests.cogs.simworld import World, last_dm, texts
+from tests.cogs.simworld import World, texts
 from tests.cogs.test_battle_thread import (
     ORDERS_A,
     ORDERS_B,
@@ -105,21 +105,17 @@ async def test_fire_autocomplete_and_refusals(world: World) -> None:
     await refused(w.carol, thread, "battle sheet", "No ship 'zz'", ship="zz")
 
 
-async def test_a_battle_for_a_parent_campaign_reports_back(world: World) -> None:
+async def test_p20_a_parent_whose_rules_fight_no_battles_is_refused(world: World) -> None:
+    """P-20: a battle is linked only to a battle its parent's rules list; a campaign of a
+    rule set without battles (guess) takes none, and an unknown id is refused. Neither
+    refusal leaves a thread, and the parent's channel hears nothing."""
     w = world
     parent = await w.gm.slash(w.other_chan, "campaign create", ruleset="guess", name="War")
     assert not parent.ephemeral
-    listed = await w.gm.slash(w.other_chan, "campaign list")
-    assert "War" in said(listed)
-    # The parent's id is the first campaign of this fresh database.
-    started = await w.gm.slash(w.chan, "battle start", name="Vega", parent="1", ref="Sector 4")
-    assert "for campaign 1 (Sector 4)" in said(started)
-    thread = thread_of(w)
+    before = texts(w.other_chan)
+    await refused(w.gm, w.chan, "battle start", "**War** has no battles to fight in a thread",
+                  name="Vega", parent="1", ref="Sector 4")
     await refused(w.gm, w.chan, "battle start", "no parent campaign", name="X", parent="99")
-    assert [t.id for t in w.chan.threads] == [thread.id]  # the refused start's thread is gone
-    ended = await w.gm.slash(thread, "battle end", reason="called off")
-    assert ended.ephemeral
-    # P-15: a battle the parent's rules do not link sends nothing to its channel (a free
-    # description has no result to propose); the parent's GM hears it ended
-    assert not any("Vega" in t for t in texts(w.other_chan))
-    assert "Battle **Vega** (Sector 4) is over in its thread" in last_dm(w.gm).content
+    await refused(w.gm, w.chan, "battle start", "pick the campaign first", name="X",
+                  ref="Sector 4")
+    assert w.chan.threads == [] and texts(w.other_chan) == before

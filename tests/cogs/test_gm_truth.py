@@ -8,7 +8,8 @@ import re
 
 from bot.campaign import Actor
 from bot.client import AdmiraltyBot
-from tests.cogs.simworld import World, dm_texts, last_dm, last_panel, texts
+from tests.cogs.simworld import World, dm_texts, fresh, last_dm, last_panel, select_id, texts
+from tests.cogs.test_battle_thread import said as said_to
 from tests.cogs.test_cog_lifecycle import guess, open_campaign, start
 
 HOUR = 3600.0
@@ -104,26 +105,49 @@ async def test_undo_when_every_order_was_kept_says_what_resolves_the_step(
     await guess(w, "bob", "5")
     await w.gm.slash(w.chan, "gm undo")
     notice = texts(w.chan)[-2]  # then the step's tracker
-    assert "Kept: the orders alice and bob had given then are back in" in notice
+    # P-23: both guesses were revealed ("alice 2, bob 5"): they come back locked
+    assert ("Kept: the orders alice and bob had given then are back in, locked: they were "
+            "revealed, so they stand as given (only the GM can reopen one seat's, with /gm "
+            "reopen)") in notice
     assert "Waiting for orders from" not in notice
-    assert ("Every order is in again: the step resolves when someone changes theirs, when "
-            "the GM advances it, or at the deadline <t:") in notice
-    # bob changes his guess: the step resolves at once, as the notice said
-    await guess(w, "bob", "6")
+    assert ("Every order is in again: the step resolves when the GM advances it, or at the "
+            "deadline <t:") in notice
+    assert "they stand as you gave them" in last_panel(w.bob).content
+    # bob cannot answer alice's revealed 2 with a new guess
+    panel = last_panel(w.bob)
+    await w.bob.user.select(panel, ["6"], custom_id=select_id(panel))
+    changed = await w.bob.user.click(fresh(w.bob, panel), label="Submit")
+    assert "revealed before the GM's undo, so they stand" in said_to(changed)
+    rounds = [t for t in texts(w.chan) if t.startswith("Round 1: the die shows")]
+    assert len(rounds) == 1  # nothing resolved again
+    # only the GM reopens one seat's orders; the channel hears it
+    refused = await w.bob.slash(w.chan, "gm reopen", player=w.bob)
+    assert refused.ephemeral and "Only the GM" in said_to(refused)
+    not_locked = await w.gm.slash(w.chan, "gm reopen", player=w.carol)
+    assert "holds no seat" in said_to(not_locked)
+    reopened = await w.gm.slash(w.chan, "gm reopen", player=w.bob)
+    assert reopened.ephemeral and "reopened bob's orders" in said_to(reopened)
+    assert any("The GM reopened bob's orders" in t for t in texts(w.chan))
+    again = await w.gm.slash(w.chan, "gm reopen", player=w.bob)
+    assert "not locked" in said_to(again)
+    await guess(w, "bob", "6")  # now his change resolves the step at once
     assert "alice 2, bob 6" in [t for t in texts(w.chan) if t.startswith("Round 1")][-1]
 
 
 async def test_battle_start_autocompletes_the_gms_campaigns_by_name(world: World) -> None:
     w = world
-    await w.gm.slash(w.chan, "campaign create", ruleset="guess", name="Dice Cup")
-    await w.gm.slash(w.other_chan, "campaign create", ruleset="guess", name="Border War")
+    await w.gm.slash(w.chan, "campaign create", ruleset="ftcamp", name="Dice Cup")
+    await w.gm.slash(w.other_chan, "campaign create", ruleset="ftcamp", name="Border War")
     third = w.guild.create_text_channel("carol-front")
+    fourth = w.guild.create_text_channel("guess-table")
     await w.env.settle()
-    await w.carol.slash(third, "campaign create", ruleset="guess", name="Carol's Cup")
+    await w.carol.slash(third, "campaign create", ruleset="ftcamp", name="Carol's Cup")
+    await w.gm.slash(fourth, "campaign create", ruleset="guess", name="Guess Game")
 
+    # P-20: only campaigns whose rules fight battles in threads (not the guess game)
     everything = await w.gm.autocomplete(w.chan, "battle start", "parent", "")
-    assert [c["name"] for c in everything] == ["Dice Cup (guess, id 1)",
-                                              "Border War (guess, id 2)"]
+    assert [c["name"] for c in everything] == ["Dice Cup (ftcamp, id 1)",
+                                              "Border War (ftcamp, id 2)"]
     assert [c["value"] for c in everything] == ["1", "2"]
     typed = await w.gm.autocomplete(w.chan, "battle start", "parent", "bord")
     assert [c["value"] for c in typed] == ["2"]
@@ -132,15 +156,18 @@ async def test_battle_start_autocompletes_the_gms_campaigns_by_name(world: World
                                                            "")] == ["3"]
     assert len(await w.admin.autocomplete(w.chan, "battle start", "parent", "")) == 3
 
-    # the value the autocomplete puts in works, and so does the full name
-    started = await w.gm.slash(w.chan, "battle start", name="Skirmish", parent="2")
-    assert not started.ephemeral and "for campaign 2" in started.response.content
-    started = await w.gm.slash(w.other_chan, "battle start", name="Raid", parent="dice cup")
-    assert not started.ephemeral and "for campaign 1" in started.response.content
+    # the value the autocomplete puts in finds the campaign, and so does the full name
+    # (P-20: a campaign still in setup lists no battle yet: refused by its name)
+    found = await w.gm.slash(w.chan, "battle start", name="Skirmish", parent="2", ref="0202/A-1")
+    assert found.ephemeral and "**Border War** has not started yet" in found.response.content
+    found = await w.gm.slash(w.other_chan, "battle start", name="Raid", parent="dice cup",
+                             ref="0202/A-1")
+    assert found.ephemeral and "**Dice Cup** has not started yet" in found.response.content
     refused = await w.gm.slash(w.chan, "battle start", name="X", parent="Nowhere")
     assert refused.ephemeral
     assert "No campaign of yours on this server is called 'Nowhere'" in refused.response.content
     # a battle is not offered as the parent of another battle
+    await w.gm.slash(w.chan, "battle start", name="Skirmish")
     after = await w.gm.autocomplete(w.chan, "battle start", "parent", "")
     assert [c["value"] for c in after] == ["1", "2"]
 

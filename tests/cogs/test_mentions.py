@@ -9,8 +9,10 @@ from typing import Any
 
 from simcord.backend import permissions
 
+from bot.client import AdmiraltyBot
 from storage import outbox as outbox_repo
 from tests.cogs.simworld import World
+from tests.cogs.test_battle_campaign import ftcamp_parent
 from tests.cogs.test_cog_lifecycle import guess
 
 
@@ -85,20 +87,21 @@ async def test_a_players_name_never_pings(world: World) -> None:
 
 
 async def test_a_battle_end_reason_pings_nobody_in_the_thread_or_the_parent(
-    world: World,
+    world: World, simcord_bot: AdmiraltyBot,
 ) -> None:
     w = world
     text, role_id = hostile(w)
     everyone_role = w.env.backend.guilds[w.guild.id].roles[w.guild.id]
     everyone_role.permissions |= permissions.flag("mention_everyone")
-    await w.gm.slash(w.other_chan, "campaign create", ruleset="guess", name="War")
-    await w.gm.slash(w.chan, "battle start", name="Vega", parent="1", ref="Sector 4")
+    # P-20: a parent hears only a battle its rules list (an FTCamp battle of the round)
+    await ftcamp_parent(w, simcord_bot)
+    await w.gm.slash(w.chan, "battle start", name="Vega", parent="1", ref="0202/A-3")
     (thread,) = w.chan.threads
     await w.gm.slash(thread, "battle end", reason=text)
     await w.env.settle()
     posts = await outbox_posts(w, thread, w.other_chan)
     told = [p for p in posts if "@everyone" in p.content]
-    assert len({p.channel_id for p in told}) == 2  # the reason reached both places
-    for p in posts:
+    assert thread.id in {p.channel_id for p in told}  # the reason is said in the thread
+    for p in told:  # (a step tracker's first post pings the seats it waits for: P-34)
         assert p.ping_user_ids == [] and p.ping_role_ids == [], p.content
         assert not p.mention_everyone and role_id not in p.ping_role_ids, p.content

@@ -219,6 +219,7 @@ def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: D
     source = str(action.get("source", "")).strip()[:60]
     report = apply_attack(target, hits, dice)
     state.ships[target.uid] = report.ship
+    state.hand_entered = True  # P-22: no deadline default confirms this battle's result
     spread = ", ".join(f"{p} {a}" for a, p in hits if p)
     title = (f"**{target.name}** takes {kind} damage{' from ' + source if source else ''} "
              f"({spread}), entered by {state.seat_name(seat)}")

@@ -51,4 +51,4 @@ def battle_result(state: BattleState, name: str = "") -> dict[str, Any] | None:
     living = set(state.living_seats())
     beaten = sorted({s.seat for s in state.ships.values()} - living)  # E-D37: no ship fights
     return {"name": name, "craft": craft, "defeated": defeated_sides(state),
-            "defeated_seats": beaten}
+            "defeated_seats": beaten, "hand_entered": state.hand_entered}

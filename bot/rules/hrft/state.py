@@ -96,6 +96,8 @@ class BattleState(BaseModel):
     sheet_ship: str = ""
     finished: bool = False
     linked: bool = False  # the parent battle's craft were brought in (H-D28)
+    # P-22: damage was entered by hand (a player or the GM): the parent's GM confirms it
+    hand_entered: bool = False
     roster: list[RosterCraft] = Field(default_factory=list)  # craft still waiting
     # H-D34: designs of a Fleet Manager catalog the GM uploaded, by id, for fleets naming them
     catalog: dict[str, dict[str, Any]] = Field(default_factory=dict)

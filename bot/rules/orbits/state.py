@@ -59,6 +59,8 @@ class Battle(BaseModel):
     # O-D18, O-D19: the HRFT battle that fights it, and the result that came back from it
     linked: str | None = Field(default=None, description="fought in this HRFT battle")
     proposal: BattleResult | None = Field(default=None, description="its proposed result")
+    # P-22: why no deadline default confirms the proposal (hand-entered damage, a GM's end)
+    gm_confirms: str = ""
 
 
 class OrbitsState(BaseModel):

@@ -40,6 +40,19 @@ class HrftCraft(BaseModel):
 class HrftResult(BaseModel):
     craft: list[HrftCraft] = Field(default_factory=list)
     defeated: list[str] = Field(default_factory=list)
+    hand_entered: bool = False  # P-22: damage entered by hand in the thread
+    gm_ended: bool = False  # P-22: the thread's GM ended the battle
+
+
+def gm_confirms(raw: Any) -> str:
+    """P-22: why the GM, not a deadline default, confirms this result ("" = it may)."""
+    try:
+        result = HrftResult.model_validate(raw)
+    except ValidationError:
+        return ""
+    why = [w for w, yes in (("damage was entered by hand", result.hand_entered),
+                            ("the battle's GM ended it", result.gm_ended)) if yes]
+    return " and ".join(why)
 
 
 # --- which battle a reference names -------------------------------------------------------
@@ -187,6 +200,7 @@ def propose(state: OrbitsState, ref: str, raw: Any) -> tuple[OrbitsState, list[E
     new = state.clone()
     i, b = found[0], new.battles[found[0]]
     b.proposal = report_of(new, b, raw)
+    b.gm_confirms = gm_confirms(raw)
     b.linked = b.linked or "its thread"
     where = new.area_label(b.area)
     text = f"Proposed result of the battle at {where}: {B.describe(new, b.proposal)}."
@@ -246,15 +260,18 @@ def gm_request(state: OrbitsState) -> Request:
             prompt=f"The battle at {where} is being fought in its own thread ({b.linked}); "
                    "its result will be proposed here when it ends. You may also enter the "
                    "result yourself, or cancel the battle.")
+    # P-22: a result with hand-entered damage or a GM's end waits for the GM's own word
+    held = (f" It is not confirmed at the deadline ({b.gm_confirms}): only you confirm it."
+            if b.gm_confirms else "")
     return Request(
         seat=GM_SEAT, kind="sealed", step=f"battle{n}_confirm",
-        default=_proposed_action(b),
+        default=None if b.gm_confirms else _proposed_action(b),
         actions=[ActionSpec(type="confirm", label="Confirm this result",
                             confirm=f"{B.describe(state, b.proposal)}. The discards follow."),
                  B.report_spec(state, b, "report", "Edit the result"), cancel],
         prompt=f"The battle at {where} was fought in its thread ({b.linked}). Proposed "
                f"result: {B.describe(state, b.proposal)}. Confirm it, edit it, or cancel the "
-               "battle.")
+               f"battle.{held}")
 
 
 def check_gm(state: OrbitsState, seat: int, action: dict[str, Any]) -> None:

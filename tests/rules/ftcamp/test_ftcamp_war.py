@@ -178,3 +178,12 @@ def test_e_d34_a_big_result_fits_one_panel() -> None:
     assert len(req.prompt) <= 2000 and req.prompt.endswith("(the full list is in your DMs)")
     edit = next(a for a in req.actions if a.type == "edit")
     assert len(edit.fields[0].options) == 25  # one Select: the first 25 craft
+
+
+def test_p22_a_hand_entered_or_gm_ended_result_is_never_confirmed_by_default() -> None:
+    """P-22: FTCamp's GM step for a proposed result has no deadline default at all."""
+    s = two()
+    proposed = RULESET.propose_battle(s, REF, {"craft": [], "hand_entered": True,
+                                               "gm_ended": True})
+    assert proposed is not None
+    assert [r.default for r in RULESET.pending(proposed.state)] == [None]

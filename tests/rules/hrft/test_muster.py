@@ -280,7 +280,8 @@ def test_hd36_when_no_force_affords_a_ship_nothing_is_asked():
     out = mustering(force(1, 0, 5), force(2, 15, 1))
     assert out.finished and RULESET.pending(out.state) == []
     result = RULESET.battle_result(out.state)
-    assert result == {"name": "", "craft": [], "defeated": ["1", "2"], "defeated_seats": []}
+    assert result == {"name": "", "craft": [], "defeated": ["1", "2"], "defeated_seats": [],
+                      "hand_entered": False}
 
 
 def test_hd36_other_seats_go_on_with_setup_after_the_muster():
@@ -493,3 +494,14 @@ def test_hd36_a_fleet_is_no_design_upload():
     state = mustering(force(1, 150, 4), force(2, 150, 3)).state
     with pytest.raises(RulesError, match="That is a fleet"):
         upload(state, "f.FTFleet", json.dumps(fleet))
+
+
+def test_p22_a_result_with_damage_entered_by_hand_says_so():
+    """P-22: the parent's GM confirms a result with hand-entered damage (the GM's or a
+    player's): the result carries it; fire from the tables does not set it."""
+    state, _ = _to_fire(fought())
+    assert RULESET.battle_result(state)["hand_entered"] is False
+    after = RULESET.act(state, GM_SEAT, {"type": "damage", "target": "2a", "kind": "direct",
+                                         "arc": "F", "hits": "3"}, SeededDice(1)).state
+    assert RULESET.battle_result(after)["hand_entered"] is True
+    assert state.hand_entered is False  # the given state is not changed

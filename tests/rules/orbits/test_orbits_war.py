@@ -207,3 +207,20 @@ def test_od18_scripted_gm_confirms_a_proposal() -> None:
     (req,) = RULESET.pending(out.state)
     gm = RULESET.scripted_player(GM_SEAT)
     assert gm.choose(RULESET.view(out.state, None), req, ScriptedDice()) == {"type": "confirm"}
+
+
+@pytest.mark.parametrize(("flags", "why"), [
+    ({"hand_entered": True}, "damage was entered by hand"),
+    ({"gm_ended": True}, "the battle's GM ended it"),
+    ({"hand_entered": True, "gm_ended": True},
+     "damage was entered by hand and the battle's GM ended it"),
+])
+def test_p22_a_hand_entered_or_gm_ended_result_has_no_deadline_default(flags, why) -> None:
+    state = linked(battle().state)
+    out = RULESET.propose_battle(state, "Orbit 1", {"craft": [craft("2", "destroyed", 16)],
+                                                    "defeated": [], **flags})
+    (req,) = RULESET.pending(out.state)
+    assert req.step == "battle1_confirm" and req.default is None
+    assert f"not confirmed at the deadline ({why}): only you confirm it" in req.prompt
+    done = resolve(out.state, {GM_SEAT: {"type": "confirm"}})
+    assert "confirmed by the GM" in texts(done.events, "battle_result")[0]
