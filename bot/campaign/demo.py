@@ -138,6 +138,7 @@ class Transcript:
         # a DM's versions: what it shows now, and what it showed before (one line each)
         self._shown: dict[int, str] = {}
         self._earlier: dict[int, list[str]] = {}
+        self._images: dict[int, list[str]] = {}  # outbox id of a post -> its picture files
 
     def _readable(self, text: str) -> str:
         text = _MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
@@ -165,7 +166,9 @@ class Transcript:
             # the transcript shows each edited message in its final form, where it was posted;
             # under a DM, what it showed before (its earlier panels: none is lost)
             page, index = self._placed[message.edit_of]
-            body = self._body(message, panel_note, files)
+            # an edit that carries pictures shows them instead of the earlier version's
+            self._drop_images(message.edit_of if files else None)
+            body = self._body(message, panel_note, files, message.edit_of)
             if message.kind == "dm":
                 earlier = self._earlier.setdefault(message.edit_of, [])
                 earlier.append(self._shown.get(message.edit_of, ""))
@@ -186,7 +189,7 @@ class Transcript:
             lines += [f"*(in channel {message.channel_id})*", ""]
         self._placed[message.id] = (page, len(lines))  # an edit rewrites this entry
         self._shown[message.id] = self._gist(message, panel_note)
-        lines += [self._body(message, panel_note, files), "", "---", ""]
+        lines += [self._body(message, panel_note, files, message.id), "", "---", ""]
 
     def _gist(self, message: OutboxMessage, panel_note: str) -> str:
         """A DM version in one line, for the list under its final form."""
@@ -203,8 +206,13 @@ class Transcript:
         else:
             self.result.dm_edits += 1
 
+    def _drop_images(self, placed: int | None) -> None:
+        for file_name in self._images.pop(placed, []) if placed is not None else []:
+            self.result.images.remove(file_name)
+            (self.folder / file_name).unlink(missing_ok=True)
+
     def _body(self, message: OutboxMessage, panel_note: str,
-              files: list[tuple[str, bytes]]) -> str:
+              files: list[tuple[str, bytes]], placed: int) -> str:
         """One message as shown: its text, embeds, pictures and the panel under it."""
         lines: list[str] = []
         text = self._readable(message.content) if message.content.strip() else ""
@@ -216,20 +224,22 @@ class Transcript:
             plain = embeds.as_text(Embed.model_validate({**embed, "image": False}))
             quoted = self._readable(plain).split("\n")
             if embed.get("image") in pictures:
-                quoted += ["", self._image(embed["image"], pictures.pop(embed["image"]))]
+                quoted += ["", self._image(embed["image"], pictures.pop(embed["image"]),
+                                           placed)]
             lines += [f"> {line}".rstrip() for line in quoted] + [""]
         for name, data in pictures.items():
-            lines += [self._image(name, data), ""]
+            lines += [self._image(name, data, placed), ""]
         if panel_note:
             lines += [f"> {panel_note}", ""]
         return "\n".join(lines).rstrip("\n")
 
-    def _image(self, name: str, data: bytes) -> str:
+    def _image(self, name: str, data: bytes, placed: int) -> str:
         """Writes a picture next to the transcript; the Markdown that shows it."""
         self._image_no += 1
         file_name = f"img-{self._image_no:03d}-{_slug(Path(name).stem)}{Path(name).suffix}"
         (self.folder / file_name).write_bytes(data)
         self.result.images.append(file_name)
+        self._images.setdefault(placed, []).append(file_name)
         return f"![{name}]({file_name})"
 
     def write(self) -> None:
