@@ -77,6 +77,10 @@ class DemoResult:
     gm_edits: int = 0
     turns: int = 0  # game turns (or rounds) played, when the rule set counts them
     images: list[str] = field(default_factory=list)
+    # new channel posts per (channel, turn) of the campaign posting, and the (channel, turn)
+    # pairs in which a battle was fought (an HRFT turn, an Orbits turn with a battle phase)
+    turn_posts: dict[tuple[int, int], int] = field(default_factory=dict)
+    battle_turns: set[tuple[int, int]] = field(default_factory=set)
     started: datetime = START
     ended: datetime = START
     final_status: str = ""
@@ -104,9 +108,28 @@ class DemoResult:
             lines.append(f"Per game turn ({self.turns}): "
                          f"{self.channel_posts / self.turns:.2f} channel posts, "
                          f"{per_player:.2f} DMs per player.")
+        lines.append(self.battle_line())
         if self.final_status:
             lines += ["", "Final state (public view):", self.final_status]
         return "\n".join(lines)
+
+
+    def most_battle_posts(self, thread: bool) -> tuple[int, int] | None:
+        """(posts, turn) of the battle turn with the most new posts, in the campaign's own
+        channel or (``thread``) in a battle thread; None when no battle was fought there."""
+        counts = [(n, turn) for (channel, turn), n in self.turn_posts.items()
+                  if (channel, turn) in self.battle_turns and (channel != CHANNEL_ID) == thread]
+        return max(counts, key=lambda c: (c[0], -c[1])) if counts else None
+
+    def battle_line(self) -> str:
+        """H-D47, O-D28: the most new posts in one battle turn (edits do not count)."""
+        parts = []
+        for thread, where in ((False, "in the campaign channel"), (True, "in a battle thread")):
+            most = self.most_battle_posts(thread)
+            if most is not None:
+                parts.append(f"{most[0]} {where} (turn {most[1]})")
+        return ("Most posts in one battle turn: " + ("; ".join(parts) if parts
+                                                      else "no battle was fought") + ".")
 
 
 def _readable_times(text: str) -> str:
@@ -413,6 +436,7 @@ class DemoRunner:
     async def drain(self, transcript: Transcript) -> None:
         while batch := await self.service.outbox_pending(100):
             for message in batch:
+                await self._count_turn_post(transcript.result, message)
                 files = await self.service.outbox_files(message)  # drawn as the bot does
                 transcript.add(message, self.clock(), await self._panel_note(message), files)
                 if message.edit_of is not None and message.target_message_id is not None:
@@ -420,6 +444,24 @@ class DemoRunner:
                     continue
                 self._message_id += 1
                 await self.service.outbox_sent(message.id, self._message_id)
+
+    async def _count_turn_post(self, result: DemoResult, message: OutboxMessage) -> None:
+        """A new channel post counts for the turn its campaign is in when it is drained
+        (after each action): a turn's posts run from its first step's tracker to the last
+        result before the next turn opens."""
+        if message.kind != "channel" or message.edit_of is not None or not message.campaign_id:
+            return
+        row = await campaign_rows.get(self.db, message.campaign_id)
+        if row is None or row.state is None or message.channel_id is None:
+            return
+        state = registry.get(row.ruleset).state_model.model_validate(row.state)
+        turn = int(getattr(state, "turn", 0) or 0)
+        if not turn:
+            return
+        key = (message.channel_id, turn)
+        result.turn_posts[key] = result.turn_posts.get(key, 0) + 1
+        if row.ruleset == "hrft" or str(getattr(state, "phase", "")).startswith("battle"):
+            result.battle_turns.add(key)
 
     async def _panel_note(self, message: OutboxMessage) -> str:
         ref = message.panel
