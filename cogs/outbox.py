@@ -280,12 +280,16 @@ class Loops(commands.Cog):
         extra: dict[str, Any] = {"allowed_mentions": allowed_mentions(row)}
         if row.kind == "dm":
             # a DM's new version brings its own buttons (None: a panel message that became
-            # news or a short line loses them) and pictures
+            # news or a short line loses them)
             extra["view"] = await self._panel_view(row)
-            drawn = await self.bot.service.outbox_files(row)
-            if drawn:
-                extra["attachments"] = [discord.File(io.BytesIO(data), filename=name)
-                                        for name, data in drawn]
+        elif row.embeds:
+            # a step's post with the results riding on it (H-D46): every version carries
+            # them all, so the newest edit is the whole message
+            extra["embeds"] = [to_discord(e) for e in row.embeds]
+        drawn = await self.bot.service.outbox_files(row)
+        if drawn:  # the pictures of this version replace the message's files
+            extra["attachments"] = [discord.File(io.BytesIO(data), filename=name)
+                                    for name, data in drawn]
         try:
             return await get(row.target_message_id).edit(content=row.content[:2000], **extra)
         except discord.NotFound as error:

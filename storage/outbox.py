@@ -294,6 +294,15 @@ async def mark_started(tx: Tx, outbox_id: int) -> None:
     await tx.execute("UPDATE outbox SET started = 1 WHERE id = ?", (outbox_id,))
 
 
+async def last_post(db: Reader, channel_id: int | None) -> int | None:
+    """The outbox id of the newest post (not an edit) to a channel: a tracker
+    that is still the last message there may take a result as an edit (H-D46)."""
+    row = await db.fetchone(
+        "SELECT MAX(id) FROM outbox WHERE kind = 'channel' AND edit_of IS NULL"
+        " AND channel_id IS ?", (channel_id,))
+    return row[0] if row is not None else None
+
+
 async def known_dm(db: Reader, user_id: int, message_id: int) -> bool:
     """Some outbox row recorded that Discord message as its DM to the user."""
     row = await db.fetchone(

@@ -89,6 +89,10 @@ class DemoResult:
     pace: str = "instant"
     away: list[str] = field(default_factory=list)  # seats away (P-26) when the demo ended
     images: list[str] = field(default_factory=list)
+    # new channel posts per (channel, turn) of the campaign posting, and the (channel, turn)
+    # pairs in which a battle was fought (an HRFT turn, an Orbits turn with a battle phase)
+    turn_posts: dict[tuple[int, int], int] = field(default_factory=dict)
+    battle_turns: set[tuple[int, int]] = field(default_factory=set)
     started: datetime = START
     ended: datetime = START
     final_status: str = ""
@@ -129,9 +133,28 @@ class DemoResult:
         if self.pace != "instant":
             lines.append(f"Pace: {self.pace} (scripted players answer after seeded random "
                          "delays).")
+        lines.append(self.battle_line())
         if self.final_status:
             lines += ["", "Final state (public view):", self.final_status]
         return "\n".join(lines)
+
+
+    def most_battle_posts(self, thread: bool) -> tuple[int, int] | None:
+        """(posts, turn) of the battle turn with the most new posts, in the campaign's own
+        channel or (``thread``) in a battle thread; None when no battle was fought there."""
+        counts = [(n, turn) for (channel, turn), n in self.turn_posts.items()
+                  if (channel, turn) in self.battle_turns and (channel != CHANNEL_ID) == thread]
+        return max(counts, key=lambda c: (c[0], -c[1])) if counts else None
+
+    def battle_line(self) -> str:
+        """H-D47, O-D28: the most new posts in one battle turn (edits do not count)."""
+        parts = []
+        for thread, where in ((False, "in the campaign channel"), (True, "in a battle thread")):
+            most = self.most_battle_posts(thread)
+            if most is not None:
+                parts.append(f"{most[0]} {where} (turn {most[1]})")
+        return ("Most posts in one battle turn: " + ("; ".join(parts) if parts
+                                                      else "no battle was fought") + ".")
 
 
 def _readable_times(text: str) -> str:
@@ -163,6 +186,7 @@ class Transcript:
         # a DM's versions: what it shows now, and what it showed before (one line each)
         self._shown: dict[int, str] = {}
         self._earlier: dict[int, list[str]] = {}
+        self._images: dict[int, list[str]] = {}  # outbox id of a post -> its picture files
 
     def _readable(self, text: str) -> str:
         text = _MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
@@ -190,7 +214,9 @@ class Transcript:
             # the transcript shows each edited message in its final form, where it was posted;
             # under a DM, what it showed before (its earlier panels: none is lost)
             page, index = self._placed[message.edit_of]
-            body = self._body(message, panel_note, files)
+            # an edit that carries pictures shows them instead of the earlier version's
+            self._drop_images(message.edit_of if files else None)
+            body = self._body(message, panel_note, files, message.edit_of)
             if message.kind == "dm":
                 earlier = self._earlier.setdefault(message.edit_of, [])
                 earlier.append(self._shown.get(message.edit_of, ""))
@@ -211,7 +237,7 @@ class Transcript:
             lines += [f"*(in channel {message.channel_id})*", ""]
         self._placed[message.id] = (page, len(lines))  # an edit rewrites this entry
         self._shown[message.id] = self._gist(message, panel_note)
-        lines += [self._body(message, panel_note, files), "", "---", ""]
+        lines += [self._body(message, panel_note, files, message.id), "", "---", ""]
 
     def _gist(self, message: OutboxMessage, panel_note: str) -> str:
         """A DM version in one line, for the list under its final form."""
@@ -228,8 +254,13 @@ class Transcript:
         else:
             self.result.dm_edits += 1
 
+    def _drop_images(self, placed: int | None) -> None:
+        for file_name in self._images.pop(placed, []) if placed is not None else []:
+            self.result.images.remove(file_name)
+            (self.folder / file_name).unlink(missing_ok=True)
+
     def _body(self, message: OutboxMessage, panel_note: str,
-              files: list[tuple[str, bytes]]) -> str:
+              files: list[tuple[str, bytes]], placed: int) -> str:
         """One message as shown: its text, embeds, pictures and the panel under it."""
         lines: list[str] = []
         text = self._readable(message.content) if message.content.strip() else ""
@@ -241,20 +272,22 @@ class Transcript:
             plain = embeds.as_text(Embed.model_validate({**embed, "image": False}))
             quoted = self._readable(plain).split("\n")
             if embed.get("image") in pictures:
-                quoted += ["", self._image(embed["image"], pictures.pop(embed["image"]))]
+                quoted += ["", self._image(embed["image"], pictures.pop(embed["image"]),
+                                           placed)]
             lines += [f"> {line}".rstrip() for line in quoted] + [""]
         for name, data in pictures.items():
-            lines += [self._image(name, data), ""]
+            lines += [self._image(name, data, placed), ""]
         if panel_note:
             lines += [f"> {panel_note}", ""]
         return "\n".join(lines).rstrip("\n")
 
-    def _image(self, name: str, data: bytes) -> str:
+    def _image(self, name: str, data: bytes, placed: int) -> str:
         """Writes a picture next to the transcript; the Markdown that shows it."""
         self._image_no += 1
         file_name = f"img-{self._image_no:03d}-{_slug(Path(name).stem)}{Path(name).suffix}"
         (self.folder / file_name).write_bytes(data)
         self.result.images.append(file_name)
+        self._images.setdefault(placed, []).append(file_name)
         return f"![{name}]({file_name})"
 
     def write(self) -> None:
@@ -468,6 +501,7 @@ class DemoRunner:
     async def drain(self, transcript: Transcript) -> None:
         while batch := await self.service.outbox_pending(100):
             for message in batch:
+                await self._count_turn_post(transcript.result, message)
                 files = await self.service.outbox_files(message)  # drawn as the bot does
                 transcript.add(message, self.clock(), await self._panel_note(message), files)
                 if message.edit_of is not None and message.target_message_id is not None:
@@ -475,6 +509,24 @@ class DemoRunner:
                     continue
                 self._message_id += 1
                 await self.service.outbox_sent(message.id, self._message_id)
+
+    async def _count_turn_post(self, result: DemoResult, message: OutboxMessage) -> None:
+        """A new channel post counts for the turn its campaign is in when it is drained
+        (after each action): a turn's posts run from its first step's tracker to the last
+        result before the next turn opens."""
+        if message.kind != "channel" or message.edit_of is not None or not message.campaign_id:
+            return
+        row = await campaign_rows.get(self.db, message.campaign_id)
+        if row is None or row.state is None or message.channel_id is None:
+            return
+        state = registry.get(row.ruleset).state_model.model_validate(row.state)
+        turn = int(getattr(state, "turn", 0) or 0)
+        if not turn:
+            return
+        key = (message.channel_id, turn)
+        result.turn_posts[key] = result.turn_posts.get(key, 0) + 1
+        if row.ruleset == "hrft" or str(getattr(state, "phase", "")).startswith("battle"):
+            result.battle_turns.add(key)
 
     async def _panel_note(self, message: OutboxMessage) -> str:
         ref = message.panel

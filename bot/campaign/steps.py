@@ -395,7 +395,8 @@ class StepEngine(PanelDelivery):
         cheap, so that waits until after commit and happens off the event loop."""
         assert ev.image is not None
         view = ctx.ruleset.view(ctx.state, ev.image.viewer)
-        return Picture(f"{ev.image.name}.png", ctx.row.ruleset, ev.image.name, view)
+        return Picture(f"{ev.image.file or ev.image.name}.png", ctx.row.ruleset, ev.image.name,
+                       view)
 
     async def _flush(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """Public items to the channel: posts as messages of their own, routine lines into
@@ -467,12 +468,21 @@ class StepEngine(PanelDelivery):
             if first is not None:
                 first.add_acted(ctx.name(seat))
         layout = Layout(sink=first, live=new or (cur if target is not None else None),
-                        closing=closing, new=new)
-        for item in mail.items:
+                        closing=closing, new=new, title=target[1] if target else None,
+                        last_post=await outbox_repo.last_post(tx, row.channel_id))
+        last_post = max((i for i, item in enumerate(mail.items) if item.post), default=-1)
+        for i, item in enumerate(mail.items):
             if not item.post and layout.line(item.text):
                 continue
             if item.embed is not None:
-                layout.post(self._embed_posts(ctx, item))
+                # H-D46, O-D28: a result rides on the step's message; the last one of an
+                # intent that opens a new message is taken by that message instead
+                posts = self._embed_posts(ctx, item)
+                if len(posts) == 1 and i == last_post and layout.opens_new:
+                    layout.post(posts)
+                    layout.candidate = posts[0]
+                elif len(posts) != 1 or not layout.attach(posts[0]):
+                    layout.post(posts)
                 continue
             last = layout.out[-1] if layout.out else None
             if (isinstance(last, NewMessage) and not item.pictures and not last.embeds
@@ -491,15 +501,19 @@ class StepEngine(PanelDelivery):
                 await outbox_repo.enqueue_one(tx, entry, fx.now)
                 continue
             content = entry.render()
+            shown = f"{content}\x00{entry.media}" if entry.media else content
+            # every version carries the results riding on it: an edit is the whole message
             if entry.outbox_id is None:
                 entry.outbox_id = await outbox_repo.enqueue_one(tx, NewMessage(
                     row.id, "channel", content, channel_id=row.channel_id,
-                    mentions=entry.owed_users), fx.now)
-            elif content != entry.shown:
+                    mentions=entry.owed_users, embeds=entry.embeds,
+                    pictures=entry.picture_list()), fx.now)
+            elif shown != entry.shown:
                 await outbox_repo.enqueue_one(tx, NewMessage(
                     row.id, "channel", content, channel_id=row.channel_id,
-                    edit_of=entry.outbox_id, mentions=entry.owed_users), fx.now)
-            entry.shown = content
+                    edit_of=entry.outbox_id, mentions=entry.owed_users, embeds=entry.embeds,
+                    pictures=entry.picture_list()), fx.now)
+            entry.shown = shown
         keep = live or layout.sink
         if keep is None or row.status == "ended":
             await outbox_repo.drop_tracker(tx, row.id)
@@ -533,7 +547,7 @@ class StepEngine(PanelDelivery):
         # only where it fits and reads in order (no post below): the tracker's title names
         # the new phase anyway, and a full tracker must stay within its limit
         if title != live.title and live.lines and live.fits(marker) and not live.passed:
-            live.lines.append(marker)
+            live.add_line(marker)
         live.title = title
         owing = list(dict.fromkeys(r.seat for r in ctx.owing()))
         newly = [s for s in owing if s not in live.owed_seats]

@@ -54,6 +54,9 @@ class ImageRef(BaseModel):
 
     name: str = Field(description="renderer name, registered in bot.render for the rule set")
     viewer: int | None = Field(default=None, description="seat whose view is drawn; None=public")
+    # the file's name without ".png" (default: the renderer's): a message keeps one picture
+    # per file name, the latest, so "sheet-1a" is ship 1a's sheet (H-D46)
+    file: str | None = None
 
 
 class EmbedField(BaseModel):

@@ -67,8 +67,14 @@ async def test_hrft_fire_reports_carry_the_sheet_inside_and_a_field_per_weapon(
             if " fires at " in e["title"]]
     assert fire
     for message, embed in fire:
+        # H-D46: a step's post carries the sheet of each ship hit, inside the newest embed
+        # about that ship (an earlier shot at it shows no picture of its own)
         names = {p.name for p in message.pictures}
-        assert embed["image"] in names and embed["image"].startswith("sheet")
+        assert embed["image"] is None or (embed["image"] in names
+                                          and embed["image"].startswith("sheet-"))
+        shown = [e["image"] for e in message.embeds if e.get("image")]
+        assert len(shown) == len(set(shown))
+        assert any(e["image"] for e in message.embeds)
         weapons = [f for f in embed["fields"] if f["inline"]]
         assert weapons and all(" band " in f["name"] for f in weapons)
         rest = embed["fields"][len(weapons):]

@@ -33,7 +33,7 @@ async def test_hd29_the_gm_enters_manual_damage_as_a_per_hit_list(world: World) 
                   kind="direct", arc="A", points="3")
     await write_orders(w.alice, "1a", ORDERS_A)
     await write_orders(w.bob, "2a", ORDERS_B)
-    assert "10. Ships fire" in "\n".join(texts(thread))
+    assert "Ships fire (simultaneous)**: act" in "\n".join(texts(thread))
 
     # The GM holds no seat and is asked nothing, yet enters damage through the service:
     # ONE thread message with the dice and the sheet, an ephemeral answer to the GM.

@@ -69,11 +69,13 @@ async def test_hd32_vtif_fire_takes_the_targets_evasive_points(world: World):
     for member in (w.alice, w.bob):
         noted = await member.slash(thread, "battle note", text="evasive 2 plotted")
         assert "Note added" in said(noted), said(noted)
-    assert "10. Ships fire" in "\n".join(texts(thread))
+    assert "Ships fire (simultaneous)**: act" in "\n".join(texts(thread))
     before = len(thread.history())
     fired = await w.alice.slash(thread, "battle fire", ship="1a", weapons="all", target="2a",
                                 range=6, arc="F", bearing="F", evasive=2)
     assert fired.ephemeral and "result is in the thread" in said(fired), said(fired)
-    message = shown(thread.history()[before:][0])
+    # the result rides on the fire step's post, the thread's last message (H-D46)
+    assert len(thread.history()) - before <= 1
+    message = shown(thread.history()[-1])
     # in arc -3, evasive +2: every weapon covering F shows a modifier of -1 (H-16)
     assert "VTIF d6" in message and " -1 = " in message, message

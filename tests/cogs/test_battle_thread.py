@@ -101,11 +101,12 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     log = joined_texts(thread)
     assert "orders revealed" in log
     assert "Vanguard: speed 2, thrust 3, turn P1" in log
-    assert "10. Ships fire" in log
+    assert "Ships fire (simultaneous)**: act, then Ready." in log  # H-D45: no step numbers
+    assert "10." not in log and "fighter" not in log.lower()  # nobody has any (H-D45)
 
-    # Step 10: fire. The command answers the firer alone; the thread gets ONE message with
-    # every die and the updated sheet. With this seed the attack completes row 1 of block F
-    # and rolls the level-1 threshold (H-5, H-6).
+    # Ships fire. The command answers the firer alone; the fire step's post takes the
+    # result with every die and the updated sheet (H-D46). With this seed the attack
+    # completes row 1 of block F and rolls the level-1 threshold (H-5, H-6).
     fire = await fire_once(w, thread)
     assert "Threshold in block F, level 1" in shown(fire)
     assert "dice [" in shown(fire) and "vs 6+" in shown(fire)
@@ -131,11 +132,11 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     late = await w.alice.slash(thread, "battle ready")
     assert late.ephemeral and "You cannot say ready now" in said(late)
     await ready(w.bob, thread)
-    assert "18. Ships fire weapons not yet fired" in joined_texts(thread)
+    assert "Ships fire weapons not yet fired" in joined_texts(thread)
     await ready(w.alice, thread)
     await ready(w.bob, thread)
     await ready(w.bob, thread)  # the late phase of step 18
-    assert "19. Turn end: damage control" in joined_texts(thread)
+    assert "Turn end: damage control" in joined_texts(thread)
     choices = await w.bob.autocomplete(thread, "battle repair", "target", "")
     assert choices and all(c["value"].startswith("2a|") for c in choices)
     repair = await act_once(w.bob, thread, "battle repair", target=choices[0]["value"],
@@ -173,17 +174,19 @@ async def ready(member: simcord.MemberActor, thread: simcord.ChannelHandle) -> N
 
 async def act_once(member: simcord.MemberActor, thread: simcord.ChannelHandle, command: str,
                    **options: object) -> discord.Message:
-    """Runs an action command: an ephemeral answer, and exactly one new thread message that
-    carries the ship sheet PNG."""
+    """Runs an action command: an ephemeral answer, and the step's post (the thread's last
+    message; H-D46: no new message) carries the result as its newest embed with the target's
+    sheet PNG inside."""
     before = len(thread.history())
     result = await member.slash(thread, command, **options)
     assert result.ephemeral and "result is in the thread" in said(result), said(result)
-    new = thread.history()[before:]
-    assert len(new) == 1, [m.content for m in new]
-    files = new[0].attachments
-    assert [f.filename for f in files] == ["sheet.png"]
-    assert (await files[0].read()).startswith(PNG)
-    return new[0]
+    assert len(thread.history()) - before <= 1, [m.content for m in thread.history()[before:]]
+    message = thread.history()[-1]
+    sheet = f"sheet-{str(options['target']).split('|', 1)[0]}.png"
+    assert message.embeds[-1].image.url == f"attachment://{sheet}"
+    (file,) = [f for f in message.attachments if f.filename == sheet]
+    assert (await file.read()).startswith(PNG)
+    return message
 
 
 async def fire_once(w: World, thread: simcord.ChannelHandle) -> discord.Message:
@@ -191,8 +194,8 @@ async def fire_once(w: World, thread: simcord.ChannelHandle) -> discord.Message:
                              target="2a", range=5, arc="F")
     assert "Vanguard fires at Wolfhound (range 6 MU" in shown(message)
     # the fire report is an embed with the target's sheet inside, attached to the same post
-    (embed,) = message.embeds
-    assert embed.image.url == "attachment://sheet.png"
-    assert [a.filename for a in message.attachments] == ["sheet.png"]
+    embed = message.embeds[-1]
+    assert embed.image.url == "attachment://sheet-2a.png"
+    assert [a.filename for a in message.attachments] == ["sheet-2a.png"]
     assert any(" band " in f.name and f.inline for f in embed.fields)  # a field per weapon
     return message

@@ -136,7 +136,8 @@ class Watch:
             fresh = self.new()
         posts = sum(1 for m in fresh if m.id not in before)
         assert fresh and posts <= 2, [m.content for m in fresh]
-        return Seen("\n".join(m.content for m in fresh),
+        # embeds included: a step's lines go on under the results riding on it (H-D46)
+        return Seen("\n".join(shown(m) for m in fresh),
                     [a for m in fresh for a in m.attachments], posts)
 
     async def all(self, env: simcord.Env) -> str:
@@ -145,16 +146,18 @@ class Watch:
         return "\n".join(shown(m) for m in self.new())
 
     async def turn_end(self, env: simcord.Env) -> tuple[discord.Message, str]:
-        """The end of a turn: the turn's tracker edited with its last lines, ONE new post
-        with the map embed (the picture inside), and the next turn's tracker. Returns the
-        map message and all the text shown, embeds included."""
+        """The end of a turn: the turn's tracker edited with its last lines and the map
+        embed (the picture inside) riding on it, or on ONE new post when the tracker is not
+        the channel's last message (H-D46), and the next turn's tracker. Returns the map
+        message and all the text shown, embeds included."""
         before = set(self.shown)
         await env.settle()
         fresh = self.new()
-        maps = [m for m in fresh if m.embeds
-                and m.embeds[0].title.startswith("Map after the Deployment phase")]
+        maps = [m for m in fresh if any((e.title or "").startswith(
+            "Map after the Deployment phase") for e in m.embeds)]
         assert len(maps) == 1, [shown(m) for m in fresh]
-        (embed,) = maps[0].embeds
+        (embed,) = [e for e in maps[0].embeds
+                    if (e.title or "").startswith("Map after the Deployment phase")]
         assert embed.image.url == "attachment://map.png"
         assert sum(1 for m in fresh if m.id not in before) <= 3, [shown(m) for m in fresh]
         return maps[0], "\n".join(shown(m) for m in fresh)
@@ -334,7 +337,8 @@ async def test_a_whole_two_player_campaign_in_discord(
     progress = (await watch.one(w.env)).content
     # the battle's tracker: alice is in (names only), bob is owed
     assert "Acted: alice." in progress and f"Waiting for <@{bob.user.id}>" in progress
-    assert "9" not in progress.split("\n", 2)[-1]
+    # (the battle card riding on the tracker, O-D28, shows the cards: only its text counts)
+    assert "9" not in progress.split("\n", 2)[-1].split("Battle at Orbit 1")[0]
     await act(bob, None, {"alice's losses": ["11"], "bob's losses": ["3"], "Defeated": ["1"]})
     assert "the reports differ; the GM will enter the result" in (await watch.one(w.env)).content
     # The reports are a DM of their own just above the GM's panel, so they stay readable

@@ -69,10 +69,11 @@ async def test_the_channel_reads_top_to_bottom_in_the_order_things_happened(
     # each public line is in a message at or below the one that holds the line before it
     at = 0
     for line in public:
-        # a result shown as an embed is found by its title: the text's head
+        # a result shown as an embed is found by its title: the text's head (it rides on
+        # its step's message, H-D46, so it follows the tracker's own text)
         head = line.split(": ", 1)[0]
         found = next((i for i in range(at, len(channel))
-                      if line in channel[i] or channel[i].startswith(head)), None)
+                      if line in channel[i] or f"\n{head}\n" in f"\n{channel[i]}\n"), None)
         assert found is not None, (line, "above" if any(line in c for c in channel) else
                                    "lost", channel[at - 1:at + 2])
         at = found
@@ -81,10 +82,9 @@ async def test_the_channel_reads_top_to_bottom_in_the_order_things_happened(
     reveal = next(i for i, c in enumerate(channel) if "Engage orders revealed" in c)
     assert not any("is placed in A-1" in c for c in channel[:reveal])
     assert any("is placed in A-1" in c for c in channel[reveal + 1:])
-    # the tracker above the reveal still names its own step: the allocation that followed
-    # is a tracker message of its own below the reveal
-    above = [c for c in channel[:reveal] if c.startswith("Border War: Round 1")]
-    assert above[-1].startswith("Border War: Round 1: engage orders in hex 0202")
+    # the reveal rides on its own step's message (H-D46), which still names that step: the
+    # allocation that followed is a tracker message of its own below it
+    assert channel[reveal].startswith("Border War: Round 1: engage orders in hex 0202")
     assert any(c.startswith("Border War: Round 1: allocation in hex 0202")
                for c in channel[reveal + 1:])
     assert not any(CONTINUED in c for c in channel[:reveal] if "placed" in c)

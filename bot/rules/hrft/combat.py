@@ -58,7 +58,7 @@ def damage_event(state: BattleState, kind: str, title: str, lines: list[str],
     state.sheet_ship = target.uid
     data = {**data, "sheet_ship": target.uid, "target": target.uid}
     return Event(audience=Audience.public(), kind=kind, text="\n".join([title, *lines]),
-                 data=data, image=ImageRef(name="sheet"),
+                 data=data, image=ImageRef(name="sheet", file=f"sheet-{target.uid}"),
                  embed=shown.report(title, lines, weapons))
 
 

@@ -20,6 +20,14 @@ def report(title: str, lines: list[str], weapons: int = 0) -> Embed:
     return embed
 
 
+def reveal(title: str, sides: list[tuple[str, list[str]]]) -> Embed:
+    """The orders revealed: a field per side, a line per ship (H-D46)."""
+    embed = Embed(title=title.replace("**", ""))
+    for name, ships in sides:
+        embed.field(name, "\n".join(ships) or "no ships")
+    return embed
+
+
 def final(state: BattleState, head: str, ships: dict[int, list[str]]) -> Embed:
     embed = Embed(title=head.replace("**", ""))
     for seat in state.seats:

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.errors import RulesError
 from bot.rules.base import BY_DEFAULT, ActionSpec, Audience, Event, InputField, Option, Request
+from bot.rules.hrft import embeds as shown
 from bot.rules.hrft import screens
 from bot.rules.hrft.maneuvers import redline_bonus, thrust_limit
 from bot.rules.hrft.model import Ship
@@ -159,6 +160,7 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]],
     the orders of ``defaulted`` seats (taken by the service at the deadline) and of seats
     with no action are marked as defaults."""
     lines = [f"**Turn {state.turn}: orders revealed**"]
+    sides: list[tuple[str, list[str]]] = []  # the embed: a field per side (H-D46)
     private: list[Event] = []
     state.notes = {}
     for seat in state.living_seats():
@@ -168,6 +170,7 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]],
             state.notes[seat] = note
         mark = f" ({BY_DEFAULT})" if seat in defaulted or not actions.get(seat) else ""
         lines.append(f"{state.seat_name(seat)}:" + (f" _{note}_" if note else "") + mark)
+        sides.append((state.seat_name(seat) + mark, [f"_{note}_"] if note else []))
         for ship in state.ships_of(seat):
             if ship.out:
                 continue
@@ -195,4 +198,6 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]],
                          + (f", tracking {order.tracking}" if state.options.vtif else "")
                          + (", engines redlined" if order.redline else "")  # H-D32
                          + extra)
-    return [Event(audience=Audience.public(), kind="orders", text="\n".join(lines)), *private]
+            sides[-1][1].append(lines[-1][2:])
+    return [Event(audience=Audience.public(), kind="orders", text="\n".join(lines),
+                  embed=shown.reveal(lines[0], sides)), *private]

@@ -379,14 +379,17 @@ class HrftRuleset(RulesetBase):
         """Run from step ``key`` through automatic steps to the next decision."""
         lines: list[str] = []
         while True:
-            if key is None:  # after step 19
+            if key is None:  # after turn end
                 self._flush(lines, events)
                 if self._end_turn(state, events):
                     return
                 key = "orders"
             sd = step_def(state.options, key)
             state.step, state.ready, state.fire_phase = key, [], 0
-            head = f"{sd.number}. {sd.title}"
+            head = sd.title  # H-D45: steps in words, no rulebook numbers
+            if sd.small_units and not self._small_units(state):
+                key = next_step(state.options, key)  # H-D45: nobody has any: not listed
+                continue
             if sd.kind == "sealed":
                 lines.append(f"**Turn {state.turn}** - {head}: every side writes orders.")
                 break
@@ -397,10 +400,8 @@ class HrftRuleset(RulesetBase):
                 lines.append(f"{head}: " + ", ".join(
                     f"{state.seat_name(s)} {state.initiative[s]}" for s in seats)
                     + f" - {state.seat_name(order[0])} has the initiative.")
-            elif sd.kind == "announce" or (sd.kind == "small" and not self._small_units(state)):
-                skip = " (no fighters or missiles in this battle: skipped)" \
-                    if sd.kind == "small" else ""
-                lines.append(head + skip)
+            elif sd.kind == "announce":
+                lines.append(head)
             elif sd.kind in ("small", "fire", "repair"):
                 if sd.kind == "fire":
                     self._snapshot(state)
@@ -412,7 +413,9 @@ class HrftRuleset(RulesetBase):
     @staticmethod
     def _flush(lines: list[str], events: list[Event]) -> None:
         if lines:
-            events.append(Event(audience=Audience.public(), kind="steps", text="\n".join(lines)))
+            # H-D46: the steps are lines of the turn's tracker, in order under the results
+            events.append(Event(audience=Audience.public(), kind="steps", text="\n".join(lines),
+                                post=False))
             lines.clear()
 
     def _settle(self, state: BattleState, dice: Dice, events: list[Event]) -> None:
@@ -434,7 +437,7 @@ class HrftRuleset(RulesetBase):
                 state.ready = []
                 events.append(Event(audience=Audience.public(), kind="steps",
                                     text=f"{sd.title}: ships with damaged communications "
-                                         "fire now."))
+                                         "fire now.", post=False))
                 return
         if len(state.living_seats()) <= 1:
             return  # the battle is over; _outcome writes the report

@@ -2,8 +2,12 @@
 
 Each step has a kind: ``sealed`` (written orders), ``reveal``, ``initiative`` (rolled),
 ``announce`` (played on the table, the bot only says it), ``small`` (small-unit steps: open
-when any ship carries fighters or missiles, else announced as skipped, H-D12), ``fire``
-(open: ships fire), ``repair`` (open: damage control at turn end).
+when any ship carries fighters or missiles, H-D12), ``fire`` (open: ships fire), ``repair``
+(open: damage control at turn end).
+
+``number`` is the rulebook's step number, kept for the code and the view; players read the
+steps by ``title`` only (H-D45). ``small_units``: the step is about fighters or ordnance, so
+it is not listed at all when no ship carries any (H-D45).
 """
 
 from __future__ import annotations
@@ -53,27 +57,29 @@ class StepDef:
     number: str
     title: str
     kind: StepKind
+    small_units: bool = False
 
 
 _BASE: list[StepDef] = [
     StepDef("orders", "1", "Write orders (speed, turn, screen settings)", "sealed"),
     StepDef("reveal", "2", "Declare screen settings and speed", "reveal"),
     StepDef("initiative1", "3", "Roll for initiative", "initiative"),
-    StepDef("fighters1", "4", "Move fighter groups half their movement", "announce"),
+    StepDef("fighters1", "4", "Move fighter groups half their movement", "announce", True),
     StepDef("ordnance1", "5", "Launch ordnance and place it at its final target point",
-            "announce"),
+            "announce", True),
     StepDef("move1", "6", "Move ships to the halfway point of their movement", "announce"),
-    StepDef("allocate1", "7", "Allocate missile and fighter attacks", "announce"),
-    StepDef("pds1", "8", "Point defence fire", "small"),
-    StepDef("attacks1", "9", "Missile and fighter attacks", "small"),
+    StepDef("allocate1", "7", "Allocate missile and fighter attacks", "announce", True),
+    StepDef("pds1", "8", "Point defence fire", "small", True),
+    StepDef("attacks1", "9", "Missile and fighter attacks", "small", True),
     StepDef("fire1", "10", "Ships fire (simultaneous)", "fire"),
     StepDef("initiative2", "11", "Roll initiative", "initiative"),
-    StepDef("fighters2", "12", "Move fighter groups their second half", "announce"),
-    StepDef("ordnance2", "13", "Launch ordnance (attacks at steps 7-9 next turn)", "announce"),
+    StepDef("fighters2", "12", "Move fighter groups their second half", "announce", True),
+    StepDef("ordnance2", "13", "Launch ordnance (it attacks early next turn, before ships "
+            "fire)", "announce", True),
     StepDef("move2", "14", "Complete ship movement (rolls take effect)", "announce"),
-    StepDef("allocate2", "15", "Allocate missile and fighter attacks", "announce"),
-    StepDef("pds2", "16", "Point defence fire", "small"),
-    StepDef("attacks2", "17", "Missile and fighter attacks", "small"),
+    StepDef("allocate2", "15", "Allocate missile and fighter attacks", "announce", True),
+    StepDef("pds2", "16", "Point defence fire", "small", True),
+    StepDef("attacks2", "17", "Missile and fighter attacks", "small", True),
     StepDef("fire2", "18", "Ships fire weapons not yet fired (simultaneous)", "fire"),
     StepDef("end", "19", "Turn end: damage control", "repair"),
 ]

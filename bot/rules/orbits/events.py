@@ -10,8 +10,12 @@ from bot.rules.base import Audience, Embed, Event, ImageRef
 
 def public(kind: str, text: str, image: ImageRef | None = None, embed: Embed | None = None,
            **data: Any) -> Event:
+    # O-D29: a one-line public event is a line of the step's message even when a sealed
+    # step (losses, discards, raids) reveals it: it reads under the result it follows, and
+    # the next step's post says what is owed, so no post carries status alone
+    routine = image is None and embed is None and "\n" not in text.strip()
     return Event(audience=Audience.public(), kind=kind, text=text, data=data, image=image,
-                 embed=embed)
+                 embed=embed, post=False if routine else None)
 
 
 def to_seat(seat: int, kind: str, text: str, image: ImageRef | None = None, **data: Any) -> Event:

@@ -81,7 +81,8 @@ def test_h15_orders_are_sealed_then_revealed_with_screens_and_speed():
     assert "Close in" in reveal.text
     steps_text = out.events[1].text
     assert "Alice 2, Bob 5 - Bob has the initiative" in steps_text
-    assert "in this battle: skipped)" in steps_text  # no fighters or missiles: steps 8, 9 skipped
+    # H-D45: no fighters or missiles in this battle: their steps are not listed at all
+    assert "fighter" not in steps_text.lower() and "ordnance" not in steps_text.lower()
     assert out.state.step == "fire1"
     assert out.state.screens["1a"]["F"] == 1
     assert [r.kind for r in RULESET.pending(out.state)] == ["open", "open"]
