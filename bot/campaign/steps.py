@@ -92,7 +92,7 @@ def validate_action(request: Request, action: dict[str, Any]) -> None:
     candidates = [spec for spec in request.actions if spec.type == kind]
     if not candidates:
         allowed = ", ".join(dict.fromkeys(spec.type for spec in request.actions))
-        raise RulesError(f"Unknown action '{kind}'. Allowed here: {allowed}.")
+        raise RulesError(f"Unknown action '{kind}'. Allowed here: {allowed}.", ruling="P-32")
     # A request may offer one spec per variant of a type (e.g. one 'depart' per origin area):
     # the action is legal when it fits any of them; the first refusal explains why otherwise.
     first_error: RulesError | None = None
@@ -113,12 +113,13 @@ def _check_fields(spec: ActionSpec, action: dict[str, Any]) -> None:
         if not fld.min_values <= len(values) <= fld.max_values:
             raise RulesError(
                 f"{fld.label}: choose {fld.min_values} to {fld.max_values} values, "
-                f"not {len(values)}."
+                f"not {len(values)}.", ruling="P-32"
             )
         legal = {o.value for o in fld.options}
         bad = [v for v in values if legal and v not in legal]
         if bad:
-            raise RulesError(f"{fld.label}: '{bad[0]}' is not one of the choices offered.")
+            raise RulesError(f"{fld.label}: '{bad[0]}' is not one of the choices offered.",
+                             ruling="P-32")
 
 
 class StepEngine(PanelDelivery):
