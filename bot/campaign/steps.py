@@ -378,14 +378,13 @@ class StepEngine(PanelDelivery):
             sn = step_name(ctx.ruleset, ctx.state, ctx.pending)
             target = (sn.key or f"step-{row.step_no}", sn.name)
         closing = cur if cur is not None and target is not None and cur.key != target[0] else None
-        new = (Tracker(target[0], target[1], row.name)
+        new = (Tracker(target[0], target[1], row.name, acted_step=row.step_no)
                if target is not None and (cur is None or closing is not None) else None)
         if target is None and cur is not None:
             cur.close()  # the game is over (or nothing is asked): nobody is owed
         first = cur or new
-        for seat in sorted(mail.acted):
-            if first is not None:
-                first.add_acted(ctx.name(seat))
+        if first is not None:
+            self._note_acted(ctx, first, mail.acted, closing=first is closing)
         layout = Layout(sink=first, live=new or (cur if target is not None else None),
                         closing=closing, new=new)
         for item in mail.items:
@@ -406,6 +405,9 @@ class StepEngine(PanelDelivery):
         live = layout.live
         fresh = live is not None and live.outbox_id is None  # its first post mentions
         newly = await self._tracker_status(tx, ctx, live) if live is not None else []
+        if live is not None:  # a seat owed again is waited for, not "acted" (P-30)
+            owed = {ctx.name(s) for s in live.owed_seats}
+            live.acted = [n for n in live.acted if n not in owed]
         for entry in layout.out:
             if isinstance(entry, NewMessage):
                 await outbox_repo.enqueue_one(tx, entry, fx.now)
@@ -429,6 +431,21 @@ class StepEngine(PanelDelivery):
                                                      keep.data()))
         if live is not None and not fresh:
             self._turn_notices(ctx, fx, live, newly)
+
+    @staticmethod
+    def _note_acted(ctx: Ctx, first: Tracker, seats: set[int], *, closing: bool) -> None:
+        """Acted is per step (P-30): names gathered in an earlier step of the tracker's turn
+        are dropped once the step moves on. Seats that acted in the step this intent closed
+        are kept only by a tracker that closes with it (it waits for nobody)."""
+        step = ctx.row.step_no
+        moved = first.acted_step is not None and first.acted_step != step
+        if moved and not closing:
+            first.acted = []
+        if not moved or closing:
+            for seat in sorted(seats):
+                first.add_acted(ctx.name(seat))
+        if not closing:
+            first.acted_step = step
 
     @staticmethod
     def _embed_posts(ctx: Ctx, item: PublicItem) -> list[NewMessage]:
