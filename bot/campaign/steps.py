@@ -339,7 +339,9 @@ class StepEngine(PanelDelivery):
         """A REQUEST for the picture: the view as of this moment (cheap). Drawing it is not
         cheap, so that waits until after commit and happens off the event loop."""
         assert ev.image is not None
-        view = ctx.ruleset.view(ctx.state, ev.image.viewer)
+        view = ev.image.view  # drawn as its caption names it, when the rule set froze it
+        if view is None:
+            view = ctx.ruleset.view(ctx.state, ev.image.viewer)
         return Picture(f"{ev.image.name}.png", ctx.row.ruleset, ev.image.name, view)
 
     async def _flush(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:

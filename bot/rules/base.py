@@ -54,6 +54,10 @@ class ImageRef(BaseModel):
 
     name: str = Field(description="renderer name, registered in bot.render for the rule set")
     viewer: int | None = Field(default=None, description="seat whose view is drawn; None=public")
+    # P-31: a picture shows the moment its caption names, not the end of the resolution
+    view: dict[str, Any] | None = Field(
+        default=None, description="the view to draw, taken when the event was made, so the "
+        "picture shows what its caption names; None: the state after the resolution")
 
 
 class EmbedField(BaseModel):

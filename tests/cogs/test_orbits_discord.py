@@ -263,7 +263,7 @@ async def test_a_whole_two_player_campaign_in_discord(
     assert "**Turn 2** begins" in end_of_turn
     assert [a.filename for a in map_post.attachments] == ["map.png"]
     assert (await map_post.attachments[0].read()).startswith(PNG)
-    assert any("Your map, turn 1" in t for t in dm_texts(alice))
+    assert any("Your map after the Deployment phase of turn 1" in t for t in dm_texts(alice))
 
     # Turn 2, Transit: the second cards follow; then both pass.
     await act(alice, "Depart from Home of alice",
