@@ -122,6 +122,17 @@ def _check_fields(spec: ActionSpec, action: dict[str, Any]) -> None:
                              ruling="P-32")
 
 
+def _said_as_default(events: list[Event], name: str, drafted: bool) -> bool:
+    """P-30: a default reads as one line, the rule set's own event for the action (its first
+    public event, a tracker line) said as a default; False when there is none to say it."""
+    ev = next((e for e in events if e.audience.kind == "public"), None)
+    if (ev is None or ev.embed is not None or ev.image is not None or ev.post
+            or "\n" in ev.text.strip() or not ev.text.startswith(name)):
+        return False
+    ev.text = messages.default_event_line(name, ev.text, drafted)
+    return True
+
+
 class StepEngine(PanelDelivery):
     """Runs the rules and turns their outcome into state, events and messages."""
 
@@ -163,12 +174,12 @@ class StepEngine(PanelDelivery):
         """Applies one turn/open action; a turn action always ends its step. A default
         taken at the deadline (``drafted``: the seat's saved draft) says so in the tracker."""
         mail = Mail()
-        if by_default:
-            mail.line(messages.default_line(ctx.name(req.seat), req, drafted=drafted))
-        else:
+        if not by_default:
             mail.acted.add(req.seat)
         dice = await self._begin_resolution(tx, ctx, fx)
         outcome = ctx.ruleset.act(ctx.state, req.seat, action, dice)
+        if by_default and not _said_as_default(outcome.events, ctx.name(req.seat), drafted):
+            mail.line(messages.default_line(ctx.name(req.seat), req, drafted=drafted))
         await self._apply(tx, ctx, fx, outcome, closes_step=req.kind == "turn", mail=mail,
                           answered=set(step_keys([req])) if req.kind == "turn" else set())
 

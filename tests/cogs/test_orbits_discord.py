@@ -315,8 +315,9 @@ async def test_a_whole_two_player_campaign_in_discord(
     await watch.one(w.env)
     await w.env.advance_time(48 * HOUR + 60)  # the deadline passes: alice passes by default
     lapsed = "\n".join(m.content for m in watch.new())
-    assert "alice missed the deadline: pass by default." in lapsed
-    assert "alice passes." in lapsed and f"Waiting for <@{bob.user.id}>" in lapsed
+    # P-30: one line, the rule set's own event said as a default
+    assert "alice missed the deadline and by default passes." in lapsed
+    assert "pass by default" not in lapsed and f"Waiting for <@{bob.user.id}>" in lapsed
     await pass_turn(bob)
     await w.env.settle()
     posts = watch.new()  # the map and the battle card, then the battle's tracker
