@@ -121,7 +121,7 @@ def check_numbers(request: Request, action: dict[str, Any]) -> None:
             values = value if isinstance(value, list) else [value]
             if not _legal(field, values):
                 raise RulesError(f"{field.label}: enter a whole number from {field.minimum} "
-                                 f"to {field.maximum}.")
+                                 f"to {field.maximum}.", ruling="P-32")
 
 
 def drafted_actions(request: Request, draft: dict[str, Any]) -> list[dict[str, Any]]:

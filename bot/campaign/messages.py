@@ -91,6 +91,19 @@ def default_line(name: str, request: Any, drafted: bool = False, away: bool = Fa
     return f"{name} missed the deadline: {label} by default."
 
 
+def default_event_line(name: str, event_text: str, drafted: bool = False,
+                       away: bool = False) -> str:
+    """A default of a turn or open step in ONE line (P-30): the rule set's own event for it,
+    said as taken at the deadline (``away``: at once, the seat being away, P-26). "Bob
+    passes." -> "Bob missed the deadline and by default passes." """
+    how = "as saved in their panel" if drafted else "by default"
+    why = "is away" if away else "missed the deadline"
+    if event_text.startswith(f"{name} "):
+        middle = f", {how}," if drafted else f" {how}"
+        return f"{name} {why} and{middle} {event_text[len(name) + 1:]}"
+    return f"{name} {why}; {how}: {event_text}"
+
+
 def progress_line(name: str, done: int, total: int, waiting: list[str]) -> str:
     """A sealed submission arrived: names only, never content."""
     return f"{name}'s orders are in ({done} of {total}); still waiting for {names(waiting)}."

@@ -11,12 +11,13 @@ P-9 (news is a DM of its own, never under a panel): when an active player's next
 comes with news and their panel message is still the last thing in their DMs, that message
 BECOMES the news (the panel buttons leave it, so no click can rewrite it) and the panel is a
 new DM just below. When something else came after the panel message, a new panel DM goes at
-the bottom and the old message says that it moved.
+the bottom and the old message says that it is closed (P-30).
 
 P-28 (one notifying DM waiting at a time): a holder who has not acted since their last new
 DM from the campaign is treated as active whatever the time: their next panel edits their
 panel message (wherever it is) instead of a second new DM; news still comes as P-9 says. A
-reminder, which must notify, is a new DM and the panel message it replaces says so."""
+reminder, which must notify, is a new DM and the panel message it replaces says it is
+closed."""
 
 from __future__ import annotations
 
@@ -35,7 +36,9 @@ MAX_PICTURES = 10  # Discord's attachments per message
 
 
 def moved_text(campaign: str) -> str:
-    return f"Your panel for **{campaign}** moved to a newer message below."
+    """What a panel message says once a newer panel went below it: that it is closed, which
+    stays true whatever the newer message becomes later (news, or a step that is over)."""
+    return f"This panel for **{campaign}** is closed; /orders brings up your current one."
 
 
 def handed_text(campaign: str, freed: bool = False) -> str:

@@ -108,7 +108,7 @@ def validate_action(request: Request, action: dict[str, Any]) -> None:
     candidates = [spec for spec in request.actions if spec.type == kind]
     if not candidates:
         allowed = ", ".join(dict.fromkeys(spec.type for spec in request.actions))
-        raise RulesError(f"Unknown action '{kind}'. Allowed here: {allowed}.")
+        raise RulesError(f"Unknown action '{kind}'. Allowed here: {allowed}.", ruling="P-32")
     # A request may offer one spec per variant of a type (e.g. one 'depart' per origin area):
     # the action is legal when it fits any of them; the first refusal explains why otherwise.
     first_error: RulesError | None = None
@@ -129,12 +129,24 @@ def _check_fields(spec: ActionSpec, action: dict[str, Any]) -> None:
         if not fld.min_values <= len(values) <= fld.max_values:
             raise RulesError(
                 f"{fld.label}: choose {fld.min_values} to {fld.max_values} values, "
-                f"not {len(values)}."
+                f"not {len(values)}.", ruling="P-32"
             )
         legal = {o.value for o in fld.options}
         bad = [v for v in values if legal and v not in legal]
         if bad:
-            raise RulesError(f"{fld.label}: '{bad[0]}' is not one of the choices offered.")
+            raise RulesError(f"{fld.label}: '{bad[0]}' is not one of the choices offered.",
+                             ruling="P-32")
+
+
+def _said_as_default(events: list[Event], name: str, drafted: bool, away: bool) -> bool:
+    """P-30: a default reads as one line, the rule set's own event for the action (its first
+    public event, a tracker line) said as a default; False when there is none to say it."""
+    ev = next((e for e in events if e.audience.kind == "public"), None)
+    if (ev is None or ev.embed is not None or ev.image is not None or ev.post
+            or "\n" in ev.text.strip() or not ev.text.startswith(name)):
+        return False
+    ev.text = messages.default_event_line(name, ev.text, drafted, away)
+    return True
 
 
 class StepEngine(PanelDelivery):
@@ -183,14 +195,16 @@ class StepEngine(PanelDelivery):
         away seat) says so in the tracker."""
         mail = Mail()
         if by_default:
-            mail.line(messages.default_line(ctx.name(req.seat), req, drafted=drafted,
-                                            away=away))
             if not away:
                 mail.defaulted(ctx, req, action, drafted)
         else:
             mail.acted.add(req.seat)
         dice = await self._begin_resolution(tx, ctx, fx)
         outcome = ctx.ruleset.act(ctx.state, req.seat, action, dice)
+        if by_default and not _said_as_default(outcome.events, ctx.name(req.seat), drafted,
+                                               away):
+            mail.line(messages.default_line(ctx.name(req.seat), req, drafted=drafted,
+                                            away=away))
         await self._apply(tx, ctx, fx, outcome, closes_step=req.kind == "turn", mail=mail,
                           answered=set(step_keys([req])) if req.kind == "turn" else set())
 
@@ -394,7 +408,9 @@ class StepEngine(PanelDelivery):
         """A REQUEST for the picture: the view as of this moment (cheap). Drawing it is not
         cheap, so that waits until after commit and happens off the event loop."""
         assert ev.image is not None
-        view = ctx.ruleset.view(ctx.state, ev.image.viewer)
+        view = ev.image.view  # drawn as its caption names it, when the rule set froze it
+        if view is None:
+            view = ctx.ruleset.view(ctx.state, ev.image.viewer)
         return Picture(f"{ev.image.file or ev.image.name}.png", ctx.row.ruleset, ev.image.name,
                        view)
 
@@ -459,14 +475,13 @@ class StepEngine(PanelDelivery):
             sn = step_name(ctx.ruleset, ctx.state, ctx.pending)
             target = (sn.key or f"step-{row.step_no}", sn.name)
         closing = cur if cur is not None and target is not None and cur.key != target[0] else None
-        new = (Tracker(target[0], target[1], row.name)
+        new = (Tracker(target[0], target[1], row.name, acted_step=row.step_no)
                if target is not None and (cur is None or closing is not None) else None)
         if target is None and cur is not None:
             cur.close()  # the game is over (or nothing is asked): nobody is owed
         first = cur or new
-        for seat in sorted(mail.acted):
-            if first is not None:
-                first.add_acted(ctx.name(seat))
+        if first is not None:
+            self._note_acted(ctx, first, mail.acted, closing=first is closing)
         layout = Layout(sink=first, live=new or (cur if target is not None else None),
                         closing=closing, new=new, title=target[1] if target else None,
                         last_post=await outbox_repo.last_post(tx, row.channel_id))
@@ -496,6 +511,9 @@ class StepEngine(PanelDelivery):
         live = layout.live
         fresh = live is not None and live.outbox_id is None  # its first post mentions
         newly = await self._tracker_status(tx, ctx, live) if live is not None else []
+        if live is not None:  # a seat owed again is waited for, not "acted" (P-30)
+            owed = {ctx.name(s) for s in live.owed_seats}
+            live.acted = [n for n in live.acted if n not in owed]
         for entry in layout.out:
             if isinstance(entry, NewMessage):
                 await outbox_repo.enqueue_one(tx, entry, fx.now)
@@ -523,6 +541,21 @@ class StepEngine(PanelDelivery):
                                                      keep.data()))
         if live is not None and not fresh:
             self._turn_notices(ctx, fx, live, newly)
+
+    @staticmethod
+    def _note_acted(ctx: Ctx, first: Tracker, seats: set[int], *, closing: bool) -> None:
+        """Acted is per step (P-30): names gathered in an earlier step of the tracker's turn
+        are dropped once the step moves on. Seats that acted in the step this intent closed
+        are kept only by a tracker that closes with it (it waits for nobody)."""
+        step = ctx.row.step_no
+        moved = first.acted_step is not None and first.acted_step != step
+        if moved and not closing:
+            first.acted = []
+        if not moved or closing:
+            for seat in sorted(seats):
+                first.add_acted(ctx.name(seat))
+        if not closing:
+            first.acted_step = step
 
     @staticmethod
     def _embed_posts(ctx: Ctx, item: PublicItem) -> list[NewMessage]:

@@ -38,6 +38,7 @@ class Tracker:
     outbox_id: int | None = None  # None: its first post is not enqueued yet
     lines: list[str] = field(default_factory=list)
     acted: list[str] = field(default_factory=list)
+    acted_step: int | None = None  # the step its acted names belong to (P-30: per step)
     owed: list[str] = field(default_factory=list)  # mentions (or names of vacant seats)
     owed_seats: list[int] = field(default_factory=list)
     owed_users: list[int] = field(default_factory=list)  # the only users its post pings (P-34)
@@ -55,7 +56,8 @@ class Tracker:
 
     def data(self) -> dict[str, Any]:
         return {"title": self.title, "campaign": self.campaign, "lines": self.lines,
-                "acted": self.acted, "owed": self.owed, "owed_seats": self.owed_seats,
+                "acted": self.acted, "acted_step": self.acted_step, "owed": self.owed,
+                "owed_seats": self.owed_seats,
                 "owed_users": self.owed_users, "deadline": self.deadline, "shown": self.shown,
                 "passed": self.passed, "waits": self.waits, "embeds": self.embeds,
                 "pictures": self.pictures, "media": self.media}
@@ -63,6 +65,7 @@ class Tracker:
     def continuation(self) -> Tracker:
         """The next message of a full tracker: same step, no lines yet."""
         return Tracker(self.key, self.title, self.campaign, acted=list(self.acted),
+                       acted_step=self.acted_step,
                        owed=list(self.owed), owed_seats=list(self.owed_seats),
                        owed_users=list(self.owed_users), deadline=self.deadline,
                        waits=self.waits)
@@ -314,8 +317,8 @@ class Layout:
         """``t`` is finished where it stands; a new message of the same step goes on."""
         nxt = t.continuation()
         if below and (t.lines or t.embeds) and t.fits(CONTINUED):
-            t.add_line(CONTINUED)  # (a tracker of status alone needs no pointer)
-        t.close()  # who is owed, and by when, is said in the new message
+            t.add_line(CONTINUED)  # (a tracker of status alone needs no pointer: its step is over)
+        t.close()  # who is owed, and by when, is said in the new message (full or passed)
         self._place(t)
         for name in ("sink", "live", "closing", "new"):
             if getattr(self, name) is t:

@@ -57,6 +57,10 @@ class ImageRef(BaseModel):
     # the file's name without ".png" (default: the renderer's): a message keeps one picture
     # per file name, the latest, so "sheet-1a" is ship 1a's sheet (H-D46)
     file: str | None = None
+    # P-31: a picture shows the moment its caption names, not the end of the resolution
+    view: dict[str, Any] | None = Field(
+        default=None, description="the view to draw, taken when the event was made, so the "
+        "picture shows what its caption names; None: the state after the resolution")
 
 
 class EmbedField(BaseModel):

@@ -47,7 +47,8 @@ async def test_sealed_and_turn_drafts_are_taken_at_the_deadline(
     clock.advance(49)
     assert await service.run_due() >= 1
     texts = "\n".join(channel_texts(await outbox(db)))
-    assert "Carol calls box 2." in texts
+    # P-30: the draft taken reads as one line, the rule set's own event said as taken
+    assert "Carol missed the deadline and, as saved in their panel, calls box 2." in texts
     assert "Reveal: Alice hid in box 3, Bob hid in box 1; found: nobody." in texts
 
 

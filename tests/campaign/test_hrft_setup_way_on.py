@@ -58,7 +58,9 @@ async def test_hd38_a_side_without_ships_waits_for_the_gm_who_is_told_the_way_on
     row = await campaign_rows.get(db, campaign_id)
     assert row is not None and row.status == "ended"
     channel = "\n".join(channel_texts(await outbox(db)))
-    assert "Bob stays out of this battle: their side has no ships." in channel
+    # P-30: the default in one line, from the rule set's own event
+    assert ("Bob missed the deadline and by default stays out of this battle: their side has "
+            "no ships.") in channel
     assert "only Alice has ships fighting" in channel
 
 
@@ -86,4 +88,4 @@ async def test_hd38_the_demo_with_an_absent_side_ends_through_the_gms_advance(
     assert result.finished and result.gm_advances == 1
     assert "/gm advance moves the game on now" in (tmp_path / "gm.md").read_text()
     assert "The GM moved the game on 1 time (/gm advance)." in result.summary()
-    assert "Bob stays out of this battle" in (tmp_path / "channel.md").read_text()
+    assert "by default stays out of this battle" in (tmp_path / "channel.md").read_text()

@@ -153,3 +153,9 @@ async def test_a_kicked_players_panel_says_the_seat_was_freed(
     freed = [r for r in rows if r.edit_of == sent.id and r.panel is None]
     assert [r.content for r in freed] == ["Your seat in **Relay Race** was freed by the GM; "
                                           "this panel no longer works."]
+
+
+def test_a_panel_that_went_below_says_it_is_closed_p30() -> None:
+    # true whatever the newer message becomes later (news, or a step that is over)
+    text = moved_text("Relay Race")
+    assert "is closed" in text and "/orders" in text and "newer message" not in text

@@ -47,8 +47,10 @@ async def test_missed_deadlines_are_said_in_public_and_to_the_gm(
         assert await service.run_due() == 1
     rows = await outbox(db)
     channel = "\n".join(channel_texts(rows))
-    assert "Alice missed the deadline: pass by default." in channel
-    assert "Bob missed the deadline: pass by default." in channel
+    # P-30: one line from the rule set's own event, not a default line and then "passes."
+    assert "Alice missed the deadline and by default passes." in channel
+    assert "Bob missed the deadline and by default passes." in channel
+    assert "Bob passes." not in channel
     notes = gm_dms(rows)
     assert len(notes) == 3
     warnings = [n for n in notes if "Warning" in n]

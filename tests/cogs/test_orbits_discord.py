@@ -266,7 +266,7 @@ async def test_a_whole_two_player_campaign_in_discord(
     assert "**Turn 2** begins" in end_of_turn
     assert [a.filename for a in map_post.attachments] == ["map.png"]
     assert (await map_post.attachments[0].read()).startswith(PNG)
-    assert any("Your map, turn 1" in t for t in dm_texts(alice))
+    assert any("Your map after the Deployment phase of turn 1" in t for t in dm_texts(alice))
 
     # Turn 2, Transit: the second cards follow; then both pass.
     await act(alice, "Depart from Home of alice",
@@ -318,8 +318,9 @@ async def test_a_whole_two_player_campaign_in_discord(
     await watch.one(w.env)
     await w.env.advance_time(48 * HOUR + 60)  # the deadline passes: alice passes by default
     lapsed = "\n".join(m.content for m in watch.new())
-    assert "alice missed the deadline: pass by default." in lapsed
-    assert "alice passes." in lapsed and f"Waiting for <@{bob.user.id}>" in lapsed
+    # P-30: one line, the rule set's own event said as a default
+    assert "alice missed the deadline and by default passes." in lapsed
+    assert "pass by default" not in lapsed and f"Waiting for <@{bob.user.id}>" in lapsed
     await pass_turn(bob)
     await w.env.settle()
     posts = watch.new()  # the map and the battle card, then the battle's tracker

@@ -96,7 +96,8 @@ def pick(state: State, run: HexRun, name: str, sector: str) -> list[str]:
     if sector not in legal:
         allowed = ", ".join(legal) if len(legal) <= 12 else f"any of {len(legal)} sectors"
         why = f": {reason}" if reason else ""
-        raise RulesError(f"{name} cannot go to {sector!r}{why}. Allowed: {allowed}.")
+        raise RulesError(f"{name} cannot go to {sector!r}{why}. Allowed: {allowed}.",
+                         ruling="E-11")
     run.queue.pop(0)
     roll = run.rolls[name]
     return _place(state, run, name, sector, f" (engage value {roll.value})")

@@ -63,7 +63,8 @@ def _parse_split(g: Group, split: str | None, remaining: list[str]) -> list[list
             token = token.strip()
             if not token.isdigit() or int(token) >= len(names):
                 raise RulesError(f"Group {g.name}: split {split!r} names craft {token!r}; use "
-                                 f"craft numbers 0 to {len(names) - 1}, parts separated by |.")
+                                 f"craft numbers 0 to {len(names) - 1}, parts separated by |.",
+                                 ruling="E-7")
             part.append(names[int(token)])
         parts.append(part)
     flat = [n for p in parts for n in p]

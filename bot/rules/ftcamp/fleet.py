@@ -69,7 +69,7 @@ def check_order(state: State, g: Group, text: str) -> FleetOrder:
     """Validate one fleet order; raises RulesError with the reason (E-3)."""
     parsed = parse_fleet_order(text)
     if isinstance(parsed, str):
-        raise RulesError(f"Group {g.name}: {parsed}.")
+        raise RulesError(f"Group {g.name}: {parsed}.", ruling="E-3")
     stuck = stranded(state, g)
     if g.must_leave == g.hex and parsed.kind != "move" and not stuck:
         raise RulesError(f"Group {g.name} escaped from {g.hex} and must move away this round.",

@@ -342,12 +342,12 @@ class FTCampRuleset(RulesetBase):
         if seat != g.owner:
             raise PermissionDenied(f"It is {state.player_name(g.owner)}'s pick for {g.name}.")
         if not str(action.get("type", "")).startswith("place"):
-            raise RulesError("Send a 'place' action with the chosen 'sector'.")
+            raise RulesError("Send a 'place' action with the chosen 'sector'.", ruling="E-11")
         legal, reason = allocation.legal_sectors(state, run, g)
         if action.get("sector") not in legal:
             why = f" ({reason})" if reason else ""
             raise RulesError(f"{g.name} cannot go to {action.get('sector')!r}{why}; allowed: "
-                             f"{', '.join(legal)}.")
+                             f"{', '.join(legal)}.", ruling="E-11")
 
     # --- flow -------------------------------------------------------------------------------
 

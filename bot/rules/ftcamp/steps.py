@@ -149,23 +149,24 @@ def read(state: State, fields: list[InputField], action: dict[str, Any]) -> Answ
     """Check an action against the page's fields; free-form splits are checked later."""
     want = ACTION_TYPES[state.step]
     if action.get("type") != want:
-        raise RulesError(f"This step expects a {want!r} action, not {action.get('type')!r}.")
+        raise RulesError(f"This step expects a {want!r} action, not {action.get('type')!r}.",
+                         ruling="P-32")
     answers: Answers = {}
     for f in fields:
         value = action.get(f.name)
         allowed = {o.value for o in f.options}
         if value is None or value == []:
             if f.min_values > 0:
-                raise RulesError(f"{f.label}: a choice is needed.")
+                raise RulesError(f"{f.label}: a choice is needed.", ruling="P-32")
             continue
         if f.max_values == 1:
             if isinstance(value, list) and len(value) == 1:
                 value = value[0]
             if not isinstance(value, str):
-                raise RulesError(f"{f.label}: choose one value.")
+                raise RulesError(f"{f.label}: choose one value.", ruling="P-32")
             if value not in allowed and not f.name.startswith(("split:", "order:")):
                 raise RulesError(f"{f.label}: {value!r} is not allowed. Allowed: "
-                                 f"{', '.join(sorted(allowed))}.")
+                                 f"{', '.join(sorted(allowed))}.", ruling="P-32")
             answers[f.name] = value
             continue
         values = [value] if isinstance(value, str) else list(value)
@@ -173,7 +174,7 @@ def read(state: State, fields: list[InputField], action: dict[str, Any]) -> Answ
         if bad or not f.min_values <= len(values) <= f.max_values or len(set(values)) < len(
                 values):
             raise RulesError(f"{f.label}: choose {f.min_values} to {f.max_values} of "
-                             f"{', '.join(sorted(allowed))}.")
+                             f"{', '.join(sorted(allowed))}.", ruling="P-32")
         answers[f.name] = values
     _semantic(state, answers)
     return answers

@@ -313,7 +313,7 @@ def _read(state: State, action: dict[str, Any]) -> tuple[str, int, Any]:
         if found is None or found[1].status not in wanted:
             offered = [w.ref for w in open_battles(state) if w.status in wanted]
             raise RulesError(f"No battle {action.get('battle')!r} to {kind}; offered: "
-                             f"{', '.join(offered) or 'none'}.")
+                             f"{', '.join(offered) or 'none'}.", ruling="E-D43")
         return kind, found[0], None
     if kind == "edit":
         fate = str(action.get("fate", ""))
@@ -323,11 +323,11 @@ def _read(state: State, action: dict[str, Any]) -> tuple[str, int, Any]:
             assert w.result is not None and w.status == "proposed" and w.round == state.round
             w.result.craft[j]
         except (ValueError, IndexError, AssertionError):
-            raise RulesError("Pick a craft of a proposed result.") from None
+            raise RulesError("Pick a craft of a proposed result.", ruling="E-D43") from None
         if fate not in FATES:
-            raise RulesError(f"Fate is one of: {', '.join(FATES)}.")
+            raise RulesError(f"Fate is one of: {', '.join(FATES)}.", ruling="E-D43")
         return kind, i, (j, fate)
-    raise RulesError("Send confirm, edit or close.")
+    raise RulesError("Send confirm, edit or close.", ruling="E-D43")
 
 
 def resolve(state: State, action: dict[str, Any] | None) -> tuple[State, list[Event], bool]:

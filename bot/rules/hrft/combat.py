@@ -30,7 +30,7 @@ def _ship(state: BattleState, uid: Any, what: str) -> Ship:
     ship = state.ships.get(str(uid))
     if ship is None:
         known = ", ".join(f"{s.uid} ({s.name})" for s in state.ships.values())
-        raise RulesError(f"No {what} ship '{uid}'. Ships: {known}.")
+        raise RulesError(f"No {what} ship '{uid}'. Ships: {known}.", ruling="H-D15")
     return ship
 
 
@@ -38,9 +38,10 @@ def _number(raw: Any, what: str, low: int, high: int) -> int:
     try:
         value = int(float(str(raw)))
     except ValueError:
-        raise RulesError(f"{what} must be a number from {low} to {high}, not '{raw}'.") from None
+        raise RulesError(f"{what} must be a number from {low} to {high}, not '{raw}'.",
+                         ruling="H-D15") from None
     if not low <= value <= high:
-        raise RulesError(f"{what} must be from {low} to {high}, not {value}.")
+        raise RulesError(f"{what} must be from {low} to {high}, not {value}.", ruling="H-D15")
     return value
 
 
@@ -87,14 +88,14 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
     """Fire weapons of one ship at one target: one attack (H-5). Mutates ``state``."""
     picks = _as_list(action.get("weapons"))
     if not picks:
-        raise RulesError("Choose at least one weapon (values 'ship:system').")
+        raise RulesError("Choose at least one weapon (values 'ship:system').", ruling="H-D15")
     ship_ids = {p.split(":", 1)[0] for p in picks}
     if len(ship_ids) != 1 or any(":" not in p for p in picks):
         raise RulesError("All weapons of one fire action must belong to one ship (one attack); "
                          "give them as 'ship:system'.", ruling="H-5")
     firer = _ship(state, ship_ids.pop(), "firing")
     if firer.seat != seat:
-        raise RulesError(f"{firer.name} is not your ship.")
+        raise RulesError(f"{firer.name} is not your ship.", ruling="H-D15")
     late = firer.core_damaged("communications")
     if state.fire_phase == 0 and late:
         raise RulesError(f"{firer.name} has damaged communications: it fires after all ships "
@@ -103,9 +104,9 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
         raise RulesError("Only ships with damaged communications fire now.", ruling="H-11")
     target = _ship(state, action.get("target"), "target")
     if target.seat == seat:
-        raise RulesError("Choose an enemy ship as the target.")
+        raise RulesError("Choose an enemy ship as the target.", ruling="H-D15")
     if target.out:
-        raise RulesError(f"{target.name} is out of the battle.")
+        raise RulesError(f"{target.name} is out of the battle.", ruling="H-D15")
     rng = _number(action.get("range"), "Range (MU)", 0, MAX_RANGE)
     arc = check_arc(action.get("arc", ""))
     bearing = check_arc(action.get("bearing") or "F")
@@ -122,10 +123,10 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
         try:
             system = firer.system(p.split(":", 1)[1])
         except KeyError:
-            raise RulesError(f"{firer.name} has no weapon '{p}'.") from None
+            raise RulesError(f"{firer.name} has no weapon '{p}'.", ruling="H-D15") from None
         why = fireable(state, firer, system)
         if why:
-            raise RulesError(why + ".")
+            raise RulesError(why + ".", ruling="H-D15")
         if not state.options.vtif and bearing not in system.arcs:
             raise RulesError(f"{system.label} does not cover {bearing}; its arcs: "
                              f"{'/'.join(system.arcs)}.", ruling="H-1")
@@ -194,7 +195,7 @@ def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: D
     """Damage from a weapon not in the tables (missiles, fighters, area, enveloping, ...)."""
     target = _ship(state, action.get("target"), "target")
     if target.out:
-        raise RulesError(f"{target.name} is out of the battle.")
+        raise RulesError(f"{target.name} is out of the battle.", ruling="H-D15")
     kind = str(action.get("kind", "direct"))
     arc = check_arc(action.get("arc", ""))
     lines: list[str] = []
@@ -232,19 +233,20 @@ def damage_amounts(action: dict[str, Any]) -> list[int]:
     panel's ``points``: each amount a whole number 1..MAX_POINTS, at most MAX_HITS of them."""
     hits, points = action.get("hits"), action.get("points")
     if hits not in (None, "", []) and points not in (None, "", []):
-        raise RulesError("Give the damage once: as points (panel) or hits (text), not both.")
+        raise RulesError("Give the damage once: as points (panel) or hits (text), not both.",
+                         ruling="H-D30")
     raw = hits if hits not in (None, "", []) else points
     tokens = _as_list(raw)
     usage = (f"a whole number from 1 to {MAX_POINTS}, or a list of per-hit amounts such as "
              f"'3,2,4' (at most {MAX_HITS}; missiles: one amount per missile)")
     if not tokens:
-        raise RulesError(f"Give the damage points: {usage}.")
+        raise RulesError(f"Give the damage points: {usage}.", ruling="H-D30")
     if len(tokens) > MAX_HITS:
-        raise RulesError(f"{len(tokens)} amounts is too many: {usage}.")
+        raise RulesError(f"{len(tokens)} amounts is too many: {usage}.", ruling="H-D30")
     amounts = []
     for token in tokens:
         if not token.isdigit() or not 1 <= int(token) <= MAX_POINTS:
-            raise RulesError(f"Damage points: '{token}' is not {usage}.")
+            raise RulesError(f"Damage points: '{token}' is not {usage}.", ruling="H-D30")
         amounts.append(int(token))
     return amounts
 
@@ -255,7 +257,7 @@ def do_repair(state: BattleState, seat: int, action: dict[str, Any], dice: Dice)
     ship_id, _, what = raw.partition("|")
     ship = _ship(state, ship_id, "repairing")
     if ship.seat != seat:
-        raise RulesError(f"{ship.name} is not your ship.")
+        raise RulesError(f"{ship.name} is not your ship.", ruling="H-10")
     parties = _number(action.get("parties", 1), "DCPs", 1, repair.MAX_PARTIES)
     free = ship.working_dcps - state.dcp_used.get(ship.uid, 0)
     if parties > free:

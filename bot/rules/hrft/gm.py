@@ -68,11 +68,11 @@ def act(state: BattleState, action: dict[str, Any], dice: Dice) -> tuple[BattleS
 def parse_roster(raw: Any) -> list[RosterCraft]:
     """The ``roster`` of ``take_in``: a list of RosterCraft dicts."""
     if not isinstance(raw, list) or len(raw) > MAX_ROSTER:
-        raise RulesError(f"The roster is a list of at most {MAX_ROSTER} craft.")
+        raise RulesError(f"The roster is a list of at most {MAX_ROSTER} craft.", ruling="H-D28")
     try:
         return [RosterCraft.model_validate(item) for item in raw]
     except ValidationError as exc:
-        raise RulesError(f"The roster is not a list of craft: {exc}") from None
+        raise RulesError(f"The roster is not a list of craft: {exc}", ruling="H-D28") from None
 
 
 def sample_for(design: str) -> Ship | None:
@@ -109,7 +109,7 @@ def bring_in(state: BattleState, entries: list[RosterCraft]) -> tuple[BattleStat
     """H-D28: each craft naming a sample design joins under its owner's battle seat; the
     rest wait in ``state.roster`` with the reason (the GM may upload designs later)."""
     if state.linked:
-        raise RulesError("The campaign battle's craft were already brought in.")
+        raise RulesError("The campaign battle's craft were already brought in.", ruling="H-D28")
     seats = {s.number for s in state.seats}
     added: list[str] = []
     waiting: list[RosterCraft] = []
@@ -146,7 +146,7 @@ def add_design(state: BattleState, filename: str, content: str) -> tuple[BattleS
         names = ", ".join(s.name for s in ships)
         wanted = sorted({e.design for e in state.roster if e.design and e.seat in seats})
         raise RulesError(f"No craft waits for {names}. Designs waited for: "
-                         f"{', '.join(wanted) or 'none'}.")
+                         f"{', '.join(wanted) or 'none'}.", ruling="H-D28")
     added: list[str] = []
     waiting: list[RosterCraft] = []
     for entry in state.roster:
@@ -171,7 +171,8 @@ def add_catalog(state: BattleState, filename: str, catalog: dict[str, dict[str, 
     merged = {**state.catalog, **catalog}
     if len(merged) > MAX_CATALOG:
         raise RulesError(f"The battle would hold {len(merged)} catalog designs; at most "
-                         f"{MAX_CATALOG} are kept. Upload only the catalog the fleets use.")
+                         f"{MAX_CATALOG} are kept. Upload only the catalog the fleets use.",
+                         ruling="H-D33")
     state.catalog = merged
     seats = {s.number for s in state.seats}
     by_key: dict[str, dict[str, Any]] = {}

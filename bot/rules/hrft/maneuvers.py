@@ -114,9 +114,9 @@ def _number(raw: Any, what: str, high: int) -> int:
         value = int(str(raw if raw not in (None, "") else 0))
     except ValueError:
         raise RulesError(f"{what} must be a whole number from 0 to {high}, not '{raw}'."
-                         ) from None
+                         , ruling="H-D32") from None
     if not 0 <= value <= high:
-        raise RulesError(f"{what} must be from 0 to {high}, not {value}.")
+        raise RulesError(f"{what} must be from 0 to {high}, not {value}.", ruling="H-D32")
     return value
 
 
@@ -128,16 +128,18 @@ def declare(state: BattleState, seat: int, action: dict[str, Any]) -> Event:
     ship = state.ships.get(str(action.get("ship", "")))
     if ship is None or ship.seat != seat or ship.out:
         mine = ", ".join(s.uid for s in state.ships_of(seat) if not s.out) or "none"
-        raise RulesError(f"Choose one of your ships still fighting: {mine}.")
+        raise RulesError(f"Choose one of your ships still fighting: {mine}.", ruling="H-D32")
     if ship.uid in state.maneuvers:
-        raise RulesError(f"{ship.name} has already declared its manoeuvre this turn.")
+        raise RulesError(f"{ship.name} has already declared its manoeuvre this turn.",
+                         ruling="H-D32")
     raw = action.get("kinds") or []
     kinds = [raw] if isinstance(raw, str) else [str(k) for k in raw]
     allowed = offered_kinds(state)
     bad = [k for k in kinds if k not in allowed]
     if not kinds or bad:
         raise RulesError(f"Manoeuvres: choose from {', '.join(allowed)}"
-                         f"{' (redline needs the redline option)' if 'redline' in bad else ''}.")
+                         f"{' (redline needs the redline option)' if 'redline' in bad else ''}.",
+                         ruling="H-D32")
     redline = "redline" in kinds
     left = unallocated(state, ship, redline)
     thrust = _number(action.get("thrust"), f"{ship.name}: thrust used", left)

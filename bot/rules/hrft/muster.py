@@ -133,7 +133,7 @@ def parse_forces(state: BattleState, raw: Any) -> list[Force]:
     """The ``forces`` of ``take_in``, checked: one per battle seat at most."""
     if not isinstance(raw, list) or len(raw) > len(state.seats):
         raise RulesError(f"Forces are a list of at most {len(state.seats)} entries (one per "
-                         "seat of this battle).")
+                         "seat of this battle).", ruling="H-D35")
     forces: list[Force] = []
     for i, item in enumerate(raw, start=1):
         try:
@@ -143,13 +143,14 @@ def parse_forces(state: BattleState, raw: Any) -> list[Force]:
             where = ".".join(str(p) for p in err["loc"]) or "entry"
             raise RulesError(f"Force {i}: {where}: {err['msg']} (a force has seat, side, "
                              "label up to 80 characters, budget 0..100000 MASS, max_class "
-                             "1..5).") from None
+                             "1..5).", ruling="H-D35") from None
         numbers = [s.number for s in state.seats]
         if force.seat not in numbers:
             raise RulesError(f"Force {i} names seat {force.seat}; this battle has seats "
-                             f"{', '.join(map(str, numbers))}.")
+                             f"{', '.join(map(str, numbers))}.", ruling="H-D35")
         if any(f.seat == force.seat for f in forces):
-            raise RulesError(f"Seat {force.seat} has two forces; a seat fields one.")
+            raise RulesError(f"Seat {force.seat} has two forces; a seat fields one.",
+                             ruling="H-D35")
         forces.append(force.model_copy(update={"label": force.label.strip()}))
     return forces
 
@@ -218,7 +219,7 @@ def _count(design: Design, raw: Any, slots: int) -> int:
     top = min(slots, MAX_COUNT)
     if not 0 <= n <= top:
         raise RulesError(f"{design.name}: '{value}' is not a whole number of ships from 0 "
-                         f"to {top}.")
+                         f"to {top}.", ruling="H-D36")
     return n
 
 
@@ -230,7 +231,7 @@ def read_picks(state: BattleState, seat: int, action: dict[str, Any]) -> dict[st
                                "battle.")
     if action.get("type") != "muster":
         raise RulesError("Now each side chooses its ships (the muster panel): nothing "
-                         "else is possible yet.")
+                         "else is possible yet.", ruling="H-D36")
     known = designs(state)
     slots = _slots(state, force)
     mine = eligible(state, force)
@@ -241,24 +242,27 @@ def read_picks(state: BattleState, seat: int, action: dict[str, Any]) -> dict[st
         design = known.get(key)
         if design is None:
             names = ", ".join(f"{d.key} ({d.name})" for d in mine)
-            raise RulesError(f"'{key}' is not a design your side may field. Yours: {names}.")
+            raise RulesError(f"'{key}' is not a design your side may field. Yours: {names}.",
+                             ruling="H-D36")
         n = _count(design, raw, slots)
         if n and size_class(design.mass) > force.max_class:
             raise RulesError(f"{design.name} is size class {size_class(design.mass)} (MASS "
                              f"{design.mass}); your side may field ships up to size class "
-                             f"{force.max_class} ({class_range(force.max_class)}).")
+                             f"{force.max_class} ({class_range(force.max_class)}).", ruling="H-D36")
         if n:
             picks[key] = n
     ships = sum(picks.values())
     if ships > slots:
-        raise RulesError(f"You picked {ships} ships; your side may field at most {slots}.")
+        raise RulesError(f"You picked {ships} ships; your side may field at most {slots}.",
+                         ruling="H-D36")
     total = sum(known[k].mass * n for k, n in picks.items())
     if total > force.budget:
-        raise RulesError(f"Your picks total {total} MASS; your budget is {force.budget}.")
+        raise RulesError(f"Your picks total {total} MASS; your budget is {force.budget}.",
+                         ruling="H-D36")
     if not picks:
         small = min(mine, key=lambda d: d.mass)
         raise RulesError(f"Pick at least one ship: your budget of {force.budget} MASS "
-                         f"affords a {small.name} (MASS {small.mass}).")
+                         f"affords a {small.name} (MASS {small.mass}).", ruling="H-D36")
     return picks
 
 
@@ -294,19 +298,20 @@ def add_designs(state: BattleState, filename: str, content: str) -> list[Event]:
         if len(merged) > MAX_CATALOG:
             raise RulesError(f"The battle would hold {len(merged)} catalog designs; at most "
                              f"{MAX_CATALOG} are kept. Upload only the designs the sides "
-                             "need.")
+                             "need.", ruling="H-D33")
         state.catalog = merged
     else:
         ships = ships_from_file(filename, content, state.catalog)
         if any(ship.origin is not None for ship in ships):
             raise RulesError("That is a fleet; upload the designs the sides may field "
-                             "(a Fleet Manager design or catalog, or a .toml design).")
+                             "(a Fleet Manager design or catalog, or a .toml design).",
+                             ruling="H-D33")
         for ship in ships:
             state.uploaded[_upload_key(ship.class_name or ship.name)] = ship.model_copy(
                 update={"uid": "", "seat": 0})
         if len(state.uploaded) > MAX_UPLOADED:
             raise RulesError(f"At most {MAX_UPLOADED} single designs can be added; upload "
-                             "a catalog for more.")
+                             "a catalog for more.", ruling="H-D33")
     after = designs(state)
     new = [d for k, d in after.items() if before.get(k) != d]
     state.muster_round += 1

@@ -96,9 +96,9 @@ def _int(action: dict[str, Any], key: str, default: int, low: int, high: int, wh
         value = int(str(raw))
     except ValueError:
         raise RulesError(f"{what} must be a whole number from {low} to {high}, not "
-                         f"'{raw}'.") from None
+                         f"'{raw}'.", ruling="H-D13") from None
     if not low <= value <= high:
-        raise RulesError(f"{what} must be from {low} to {high}, not {value}.")
+        raise RulesError(f"{what} must be from {low} to {high}, not {value}.", ruling="H-D13")
     return value
 
 
@@ -114,18 +114,19 @@ def read_order(state: BattleState, ship: Ship, action: dict[str, Any]) -> Order:
                          "(third or half).", ruling="H-D32")
     limit = thrust_limit(state, ship, redline)
     if redline and not ship.current_thrust:
-        raise RulesError(f"{ship.name}: a ship without working drive cannot redline.")
+        raise RulesError(f"{ship.name}: a ship without working drive cannot redline.",
+                         ruling="H-D13")
     used = _int(get, f"{uid}.thrust", 0, 0, limit, f"{ship.name}: thrust used"
                 + ("" if redline or state.options.redline == "off" else " (redlined engines "
                    "allow more)"))
     turn = str(get.get(f"{uid}.turn", "0")).upper()
     if turn not in [o.value for o in _turn_options(thrust)]:
         raise RulesError(f"{ship.name}: turn '{turn}' is not allowed; choose 0, P1.. or S1.. "
-                         f"up to half the thrust ({(thrust + 1) // 2}).")
+                         f"up to half the thrust ({(thrust + 1) // 2}).", ruling="H-D13")
     order = Order(speed=speed, thrust=used, turn=turn, redline=redline)
     if order.turn_points > used:
         raise RulesError(f"{ship.name}: turning {order.turn_points} needs that much thrust; "
-                         f"thrust used is {used}.")
+                         f"thrust used is {used}.", ruling="H-D13")
     if state.options.movement == "cinematic":
         prev = state.orders.get(uid, Order()).speed
         if abs(speed - prev) > used - order.turn_points:
@@ -139,19 +140,21 @@ def read_order(state: BattleState, ship: Ship, action: dict[str, Any]) -> Order:
                               f"{ship.name}: tracking")
         if order.tracking + order.turn_points > used:
             raise RulesError(f"{ship.name}: tracking and turning take maneuver thrust; "
-                             f"{order.tracking} + {order.turn_points} is more than {used}.")
+                             f"{order.tracking} + {order.turn_points} is more than {used}.",
+                             ruling="H-D13")
     return order
 
 
 def check_orders(state: BattleState, seat: int, action: dict[str, Any]) -> None:
     """Raise RulesError if the seat's sealed orders are not legal."""
     if action.get("type") != "orders":
-        raise RulesError("Written orders are one 'orders' action for all your ships.")
+        raise RulesError("Written orders are one 'orders' action for all your ships.",
+                         ruling="H-D13")
     for ship in state.ships_of(seat):
         if not ship.out:
             read_order(state, ship, action)
     if len(str(action.get("note", ""))) > MAX_NOTE:
-        raise RulesError(f"The note may be at most {MAX_NOTE} characters.")
+        raise RulesError(f"The note may be at most {MAX_NOTE} characters.", ruling="H-D13")
 
 
 def reveal(state: BattleState, actions: dict[int, dict[str, Any]],

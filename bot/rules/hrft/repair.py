@@ -46,16 +46,16 @@ def attempt(ship: Ship, target: str, parties: int, dice: Dice, medic_bonus: bool
             ) -> RepairResult:
     """One repair attempt on a copy of ``ship``."""
     if ship.out:
-        raise RulesError(f"{ship.name} is out of the battle; it cannot repair.")
+        raise RulesError(f"{ship.name} is out of the battle; it cannot repair.", ruling="H-10")
     kind, _, what = target.partition(":")
     ship = ship.model_copy(deep=True)
     if kind == "system":
         try:
             system = ship.system(what)
         except KeyError:
-            raise RulesError(f"{ship.name} has no system '{what}'.") from None
+            raise RulesError(f"{ship.name} has no system '{what}'.", ruling="H-10") from None
         if system.hits == 0:
-            raise RulesError(f"{system.label} on {ship.name} is not damaged.")
+            raise RulesError(f"{system.label} on {ship.name} is not damaged.", ruling="H-10")
         if medic_bonus and system.type != "dcp":
             raise RulesError("The medic bonus (+1) applies only to repairing a DCP.", ruling="H-10")
         label = system.label
@@ -65,7 +65,7 @@ def attempt(ship: Ship, target: str, parties: int, dice: Dice, medic_bonus: bool
     elif kind in ("hull", "armour"):
         if what not in ship.blocks:
             raise RulesError(f"{ship.name} has no block '{what}'. Blocks: "
-                             f"{', '.join(ship.ring)}.")
+                             f"{', '.join(ship.ring)}.", ruling="H-10")
         block = ship.blocks[what]
         label = f"{kind} of block {block.name}"
         if medic_bonus:
@@ -75,7 +75,7 @@ def attempt(ship: Ship, target: str, parties: int, dice: Dice, medic_bonus: bool
                              "current damaged row (or a stripped block's last row) may be.",
                              ruling="H-10")
         if kind == "armour" and not block.armour_lost:
-            raise RulesError(f"Block {block.name} has lost no armour.")
+            raise RulesError(f"Block {block.name} has lost no armour.", ruling="H-10")
 
         def fix() -> None:
             if kind == "hull":
@@ -84,7 +84,7 @@ def attempt(ship: Ship, target: str, parties: int, dice: Dice, medic_bonus: bool
                 block.armour_lost -= 1
     else:
         raise RulesError(f"Repair target '{target}' must be system:<id>, hull:<block> or "
-                         "armour:<block>.")
+                         "armour:<block>.", ruling="H-10")
     n = need(parties, medic_bonus)  # H-D19: hull and armour roll like systems
     roll = dice.d(6)
     ok = roll >= n

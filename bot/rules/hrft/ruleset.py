@@ -169,7 +169,7 @@ class HrftRuleset(RulesetBase):
                                "panel.")
         if state.step == "setup" and muster.force_of(state, seat) is not None:
             raise RulesError("Your side's ships were chosen from its budget; wait for the "
-                             "other sides to add theirs.")
+                             "other sides to add theirs.", ruling="H-D36")
         if state.step == "setup":
             return self._setup_act(state, seat, kind, action)
         sd = step_def(state.options, state.step)
@@ -194,7 +194,7 @@ class HrftRuleset(RulesetBase):
         else:
             allowed = [a.type for a in requests.open_request(state, seat).actions]
             raise RulesError(f"'{kind}' is not possible now ({sd.title}). Allowed: "
-                             f"{', '.join(allowed)}.")
+                             f"{', '.join(allowed)}.", ruling="H-15")
         self._settle(state, dice, events)
         return self._outcome(state, events)
 
@@ -208,12 +208,12 @@ class HrftRuleset(RulesetBase):
         if state.step != "setup" or state.turn:
             raise InvalidState("A campaign battle's craft and forces come in during setup.")
         if state.linked:
-            raise RulesError("The campaign battle's craft were already brought in.")
+            raise RulesError("The campaign battle's craft were already brought in.", ruling="H-D28")
         if not isinstance(linked, dict) or set(linked) - {"roster", "forces"}:
             extra = sorted(map(str, set(linked) - {"roster", "forces"})) \
                 if isinstance(linked, dict) else []
             raise RulesError("A campaign battle comes in as roster and forces only"
-                             + (f", not {', '.join(extra)}." if extra else "."))
+                             + (f", not {', '.join(extra)}." if extra else "."), ruling="H-D28")
         roster = gm.parse_roster(linked.get("roster") or [])
         forces = muster.parse_forces(state, linked.get("forces") or [])
         events: list[Event] = []
@@ -312,16 +312,17 @@ class HrftRuleset(RulesetBase):
         if kind == "stay_out":  # H-D38: a side with no ships stays out, as if it conceded
             if state.ships_of(seat):
                 raise RulesError("Your side has ships: say Ready, or concede once the battle "
-                                 "has begun.")
+                                 "has begun.", ruling="H-D38")
             state.conceded.append(seat)
             events.append(Event(audience=Audience.public(), kind="concede",
                                 text=f"{state.seat_name(seat)} stays out of this battle: "
                                      "their side has no ships."))
         elif kind != "ready":
-            raise RulesError("During setup: add ships (upload or add_sample), then ready.")
+            raise RulesError("During setup: add ships (upload or add_sample), then ready.",
+                             ruling="H-D38")
         elif not state.ships_of(seat):
             raise RulesError("Add at least one ship before you are ready (or stay out of "
-                             "this battle).")
+                             "this battle).", ruling="H-D38")
         if seat not in state.ready:
             state.ready.append(seat)
         if all(s.number in state.ready for s in state.seats):

@@ -20,7 +20,8 @@ def parse(text: str, ship_level: int) -> dict[str, int]:
     text = (text or "").strip()
     if ship_level <= 0:
         if text.lower() not in ("", "off", "none"):
-            raise RulesError("This ship has no working screens; the setting must be 'off'.")
+            raise RulesError("This ship has no working screens; the setting must be 'off'.",
+                             ruling="H-12")
         return {}
     if text.lower() in ("", "off", "none"):
         return {}

@@ -77,7 +77,7 @@ def range_band(table: WeaponTable, system: System, range_mu: float, stealth_step
 
     H-11 sensors damage: one band further; a one-band weapon counts the range double."""
     if range_mu < 0:
-        raise RulesError("Range cannot be negative.")
+        raise RulesError("Range cannot be negative.", ruling="H-13")
     length = band_length(table, stealth_steps)
     bands = bands_of(table, system)
     if sensors_damaged and bands == 1:
@@ -137,7 +137,7 @@ def fire_weapon(system: System, range_mu: float, screen: int, dice: Dice, *,
     table = WEAPONS.get(system.type)
     if table is None:
         raise RulesError(f"{system.label} has no fire table; enter its damage with the "
-                         "manual damage action.")
+                         "manual damage action.", ruling="H-D30")
     band = range_band(table, system, range_mu, stealth_steps, sensors_damaged)
     shot = Shot(system=system.uid, label=system.label, band=band)
     count = dice_for(table, system, band)

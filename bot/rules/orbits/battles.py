@@ -223,14 +223,17 @@ def read_report(state: OrbitsState, b: Battle, action: dict[str, Any]) -> Battle
     picked = [raw] if isinstance(raw, str) else list(raw or [])
     if not picked or "none" in picked:
         if len(picked) > 1:
-            raise RulesError("Choose either 'Nobody' or the defeated sides, not both.")
+            raise RulesError("Choose either 'Nobody' or the defeated sides, not both.",
+                            ruling="O-15")
         return BattleResult(losses=losses)
     defeated = sorted({_int(p, "the defeated side") for p in picked})
     if any(d not in b.sides for d in defeated):
         raise RulesError(f"The defeated side must be one of: "
-                         f"{', '.join(state.name(s) for s in b.sides)}, or Nobody.")
+                         f"{', '.join(state.name(s) for s in b.sides)}, or Nobody.",
+                         ruling="O-15")
     if len(defeated) == len(b.sides) and len(b.sides) == 2:
-        raise RulesError("Only one side of a two-sided battle can be the defeated one.")
+        raise RulesError("Only one side of a two-sided battle can be the defeated one.",
+                         ruling="O-D10")
     return BattleResult(losses=losses, defeated=defeated)
 
 
@@ -239,7 +242,7 @@ def _int(value: Any, what: str) -> int:
         value = value[0]
     if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
         return int(value)
-    raise RulesError(f"Choose a number for {what}.")
+    raise RulesError(f"Choose a number for {what}.", ruling="O-D5")
 
 
 def read_discard(action: dict[str, Any]) -> list[str]:

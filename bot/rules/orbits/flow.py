@@ -13,6 +13,7 @@ from bot.rules.orbits.events import plural, public, to_seat
 from bot.rules.orbits.geometry import home
 from bot.rules.orbits.options import OrbitsOptions
 from bot.rules.orbits.state import OrbitsState, TableCard
+from bot.rules.orbits.views import build_view
 
 OpenBattles = Callable[[OrbitsState, list[Event]], None]
 
@@ -220,14 +221,28 @@ def settle(state: OrbitsState, events: list[Event], open_battles: OpenBattles) -
 
 
 def post_maps(state: OrbitsState, events: list[Event]) -> None:
-    """After deployment: one public map, and each player's own map by DM."""
-    events.append(public("map", f"Map after the Deployment phase of turn {state.turn}.",
-                         image=ImageRef(name="map", viewer=None), turn=state.turn,
-                         embed=Embed(title=f"Map after the Deployment phase of turn "
-                                           f"{state.turn}")))
+    """After deployment: one public map, and each player's own map by DM. Each picture is the
+    view taken now and its caption is read from that view (P-31): the resolution goes on
+    (battles, the next turn), and a view taken later would show a later step."""
+    public_view = build_view(state, None)
+    caption = map_caption(public_view)
+    events.append(public("map", f"{caption}.",
+                         image=ImageRef(name="map", viewer=None, view=public_view),
+                         turn=state.turn, embed=Embed(title=caption)))
     for seat in state.seat_numbers():
-        events.append(to_seat(seat, "map", f"Your map, turn {state.turn}.",
-                              image=ImageRef(name="map", viewer=seat), turn=state.turn))
+        own = build_view(state, seat)
+        text = map_caption(own)
+        events.append(to_seat(seat, "map", f"Your {text[0].lower()}{text[1:]}.",
+                              image=ImageRef(name="map", viewer=seat, view=own),
+                              turn=state.turn))
+
+
+def map_caption(view: dict[str, Any]) -> str:
+    """What a map picture shows, from the view it is drawn from: its turn and phase."""
+    phase = str(view["phase"])
+    if phase == "deployment":
+        return f"Map after the Deployment phase of turn {view['turn']}"
+    return f"Map of turn {view['turn']}, {phase.replace('battle_', 'battle: ')}"
 
 
 def next_turn(state: OrbitsState, events: list[Event], open_battles: OpenBattles) -> None:

@@ -183,7 +183,8 @@ def act_turn(state: OrbitsState, seat: int, action: dict[str, Any], events: list
     allowed = {"transit": ("depart", "rush", "pass"), "deployment": ("deploy", "retreat", "pass")}
     if kind not in allowed[state.phase] or (kind == "rush" and not state.options.rush_transit):
         names = [k for k in allowed[state.phase] if k != "rush" or state.options.rush_transit]
-        raise RulesError(f"In the {state.phase} phase you may: {', '.join(names)}.")
+        raise RulesError(f"In the {state.phase} phase you may: {', '.join(names)}.",
+                         ruling="O-9" if state.phase == "transit" else "O-10")
     if kind == "pass":
         state.passes += 1
         events.append(public("pass", f"{state.name(seat)} passes.", seat=seat))
@@ -199,10 +200,10 @@ def _one(action: dict[str, Any], name: str) -> str:
     value = action.get(name)
     if isinstance(value, list):
         if len(value) != 1:
-            raise RulesError(f"Choose exactly one {name}.")
+            raise RulesError(f"Choose exactly one {name}.", ruling="O-D3")
         value = value[0]
     if not isinstance(value, str) or not value:
-        raise RulesError(f"Choose a {name}.")
+        raise RulesError(f"Choose a {name}.", ruling="O-D3")
     return value
 
 
@@ -211,7 +212,7 @@ def _many(action: dict[str, Any], name: str) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RulesError(f"Choose one or more {name}.")
+        raise RulesError(f"Choose one or more {name}.", ruling="O-D3")
     return value
 
 
@@ -219,7 +220,7 @@ def _own_resting(state: OrbitsState, seat: int, code: str) -> TableCard:
     code = C.parse(code)
     card = next((c for c in state.table if c.owner == seat and c.code == code), None)
     if card is None:
-        raise RulesError(f"{C.show(code)} is not on the table among your cards.")
+        raise RulesError(f"{C.show(code)} is not on the table among your cards.", ruling="O-10")
     if card.face_up:
         raise RulesError(f"{C.show(code)} is face up; face-up cards never move or redeploy.",
                          ruling="O-9")
@@ -243,7 +244,7 @@ def _depart(state: OrbitsState, seat: int, action: dict[str, Any], events: list[
         raise RulesError("A departure sends one or more cards.", ruling="O-9")
     moving = [_own_resting(state, seat, code) for code in codes]
     if len({c.code for c in moving}) != len(moving):
-        raise RulesError("Each card can be sent only once.")
+        raise RulesError("Each card can be sent only once.", ruling="O-9")
     strays = [c for c in moving if c.area != origin]
     if strays:
         raise RulesError(f"{C.show(strays[0].code)} is at {state.area_label(strays[0].area)}, "
@@ -299,7 +300,7 @@ def _deploy(state: OrbitsState, seat: int, action: dict[str, Any], events: list[
     if C.is_face(card.code):
         err = face_deploy_error(state, card)
         if err:
-            raise RulesError(err)
+            raise RulesError(err, ruling="O-11")
         tail = ""  # O-D13: a face card has no stance and leaves the fleet's stance alone
     else:
         stance = action.get("stance")

@@ -281,7 +281,8 @@ def check_gm(state: OrbitsState, seat: int, action: dict[str, Any]) -> None:
     kind = action.get("type")
     if kind == "confirm":
         if B.current(state).proposal is None:
-            raise RulesError("No result is proposed yet: enter the result, or cancel.")
+            raise RulesError("No result is proposed yet: enter the result, or cancel.",
+                             ruling="O-D18")
     elif kind != "cancel":
         B.read_report(state, B.current(state), action)
 

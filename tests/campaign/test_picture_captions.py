@@ -1,0 +1,58 @@
+"""Captions name the turn and step the picture shows (P-31, issue 15 item 6): the Orbits
+maps were drawn from the state at the end of the resolution, one step later than their
+caption ("Map after the Deployment phase of turn 1" over a map headed "turn 2 · transit";
+"Your map, turn 11" over turn 12)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.campaign import demo
+from bot.rules.orbits.flow import map_caption
+
+CAPTION = re.compile(r"[Mm]ap after the Deployment phase of turn (\d+)")
+
+
+@pytest.fixture
+def maps(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """(text, drawn view) of every message of a demo that carries an Orbits map."""
+    seen: list[tuple[str, dict[str, Any]]] = []
+    original = demo.Transcript.add
+
+    def add(self: demo.Transcript, message: Any, *args: Any) -> None:
+        text = message.content + "".join(
+            str(e.get("title", "")) + str(e.get("description", "")) for e in message.embeds)
+        seen.extend((text, p.view) for p in message.pictures if p.renderer == "map")
+        original(self, message, *args)
+
+    monkeypatch.setattr(demo.Transcript, "add", add)
+    return seen
+
+
+async def test_every_orbits_map_is_drawn_at_the_turn_and_phase_its_caption_names(
+        tmp_path: Path, maps: list[tuple[str, dict[str, Any]]]) -> None:
+    await demo.run_demo("orbits", tmp_path / "out", players=3, seed=7)
+    assert len(maps) > 20
+    public = private = 0
+    for text, view in maps:
+        named = CAPTION.findall(text)
+        assert named, text[:200]
+        # the caption is the last map line of its message: the one its picture goes with
+        assert int(named[-1]) == view["turn"] and view["phase"] == "deployment", (
+            named, view["turn"], view["phase"])
+        if view["viewer"] is None:
+            public += 1
+        else:
+            private += 1
+            assert "Your map after the Deployment phase" in text
+    assert public and private
+
+
+def test_the_caption_is_read_from_the_view() -> None:
+    assert map_caption({"turn": 11, "phase": "deployment"}) == (
+        "Map after the Deployment phase of turn 11")
+    assert map_caption({"turn": 12, "phase": "transit"}) == "Map of turn 12, transit"
