@@ -52,7 +52,7 @@ def campaign_channel_id(interaction: discord.Interaction) -> int:
     if interaction.guild is None or interaction.channel_id is None:
         raise InvalidState(
             "Campaign commands work in the campaign's channel on the server, not in DMs. "
-            "In a DM you can use /orders, /roll and /help."
+            "In a DM you can use /orders, /roll, /help and /orbits hand."
         )
     return interaction.channel_id
 

@@ -664,3 +664,17 @@ def test_check_config_of_a_file_named_by_the_environment_says_so(tmp_path: Path)
     code, _, err = run(["check-config"], env={"ADMIRALTY_CONFIG": str(missing)})
     assert code == EXIT_FAILED
     assert err.splitlines()[0] == f"{missing} (named by ADMIRALTY_CONFIG): 1 problem(s):"
+
+
+def test_sync_with_a_token_discord_refuses_is_one_message_and_exit_2(tmp_path: Path) -> None:
+    fake = FakeDiscord()
+    try:
+        (tmp_path / "config.toml").write_text(f'database_path = "{tmp_path / "b.db"}"\n')
+        prelude = f"import discord.http\ndiscord.http.Route.BASE = {fake.base!r}"
+        proc = python_m_bot(["sync"], tmp_path, env={"DISCORD_TOKEN": "secret.tok.en"},
+                            prelude=prelude)
+    finally:
+        fake.close()
+    assert proc.returncode == EXIT_USAGE
+    assert "Discord refused the token in DISCORD_TOKEN" in proc.stderr
+    assert "Traceback" not in proc.stderr and "secret.tok.en" not in proc.stderr

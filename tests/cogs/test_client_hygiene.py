@@ -78,5 +78,10 @@ async def test_p37_a_dm_offers_only_the_dm_commands(world: World) -> None:
     assert offered == DM_COMMANDS
     rolled = await w.alice.user.slash("roll", expression="2d6")
     assert "rolls" in rolled.response.content
+    # /orbits works in a DM for the hand; its map belongs to a campaign's channel
+    mapped = await w.alice.user.slash("orbits map")
+    assert mapped.ephemeral, mapped.response.content
+    assert mapped.response.content.endswith(
+        "In a DM you can use /orders, /roll, /help and /orbits hand.")
     in_server = {c.split()[0] for c in w.alice.available_commands(w.chan)}
     assert in_server > DM_COMMANDS | {"campaign", "gm"}

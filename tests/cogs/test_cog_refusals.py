@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from simcord.backend.errors import SetupError
 
 from tests.cogs.simworld import World, fresh, last_panel, select_id, texts
 from tests.cogs.test_cog_lifecycle import guess, open_campaign, start
@@ -28,10 +29,11 @@ async def test_create_twice_in_one_channel_is_refused(world: World) -> None:
     assert again.ephemeral
 
 
-async def test_create_is_refused_in_a_dm(world: World) -> None:
-    result = await world.alice.user.slash("campaign create", ruleset="guess", name="X")
-    assert result.ephemeral
-    assert "not in DMs" in result.response.content
+async def test_create_is_not_offered_in_a_dm(world: World) -> None:
+    """P-37: /campaign works in servers only, so Discord does not even offer it in a DM."""
+    assert not any(c.startswith("campaign") for c in world.alice.user.available_commands())
+    with pytest.raises(SetupError, match="not visible to this user here"):
+        await world.alice.user.slash("campaign create", ruleset="guess", name="X")
 
 
 async def test_create_is_refused_outside_a_text_channel(world: World) -> None:

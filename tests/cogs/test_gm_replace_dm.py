@@ -1,18 +1,22 @@
-"""/gm replace used in a DM is refused clearly, like every campaign command (issue 8, part 5)."""
+"""/gm replace is a server command: not offered in a DM (P-37; issue 8, part 5 refused it there)."""
 
 from __future__ import annotations
+
+import pytest
+from simcord.backend.errors import SetupError
 
 from tests.cogs.simworld import World, texts
 from tests.cogs.test_cog_lifecycle import start
 
 
-async def test_gm_replace_in_a_dm_is_a_refusal_not_an_apology(world: World) -> None:
+async def test_gm_replace_is_not_offered_in_a_dm(world: World) -> None:
+    """P-37: /gm works in servers only, so Discord does not offer it in a DM at all (it
+    was a refusal there before)."""
     await start(world)
     before = texts(world.chan)
-    result = await world.gm.user.slash("gm replace", old=world.alice, new=world.carol)
-    assert result.ephemeral
-    assert "campaign's channel" in result.response.content
-    assert "Sorry, something went wrong" not in result.response.content
+    assert not any(c.startswith("gm") for c in world.gm.user.available_commands())
+    with pytest.raises(SetupError, match="not visible to this user here"):
+        await world.gm.user.slash("gm replace", old=world.alice, new=world.carol)
     assert texts(world.chan) == before  # nobody took a seat
 
 
