@@ -97,6 +97,8 @@ def test_every_fleet_manager_system_type_imports() -> None:
     from bot.render.hrft_sheet import layout
     canvas = layout({"ship": view})
     assert "Not used in HRFT" in " ".join(lb.text.strip() for lb in canvas.labels)
+    from tests.render.label_checks import assert_clean
+    assert_clean(canvas)  # the extra section overlaps nothing
     # an unknown type is refused, naming what a Fleet Manager file may hold: not ecm/sensor
     bad = fm_design("aaaaaaaaaaaa", "Odd", hull=9, systems=[{"uid": "s1", "type": "warp"}])
     with pytest.raises(InvalidInput) as info:
