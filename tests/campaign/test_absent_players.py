@@ -96,7 +96,7 @@ async def test_away_after_n_misses_takes_defaults_at_once_and_is_said_once(
     channel = "\n".join(channel_texts(rows))
     assert channel.count(AWAY_POST) == 1  # said once
     assert "Bob is away: default orders were used." in channel  # the reveal, said as such
-    assert "Bob is away: pass by default." in channel
+    assert "Bob is away and by default passes." in channel  # one line (P-30)
     assert len(gm_dms(rows)) == 2  # away seats' defaults are no news for the GM
     # the player is told how to come back, in his panel (an edit: no DM of its own)
     bob = dms_to(rows, BOB)
