@@ -48,7 +48,7 @@ async def test_p20_only_the_parents_gm_or_an_admin_of_its_server_links_a_battle(
     assert texts(w.other_chan) == before
     # an admin of the campaign's server may: it is opened whole, for the real players
     started = await w.admin.slash(w.chan, "battle start", name="Battle of 0202", parent="1",
-                                  ref="0202/A-3")
+                                  ref="0202/A-3", designs="auto")  # E-D38
     assert not started.ephemeral, said(started)
     thread = thread_of(w)
     await w.env.settle()
@@ -96,7 +96,7 @@ async def test_p20_a_battle_campaign_is_nobodys_parent(
     w = world
     await ftcamp_parent(w, simcord_bot)
     started = await w.gm.slash(w.chan, "battle start", name="Battle of 0202", parent="1",
-                               ref="0202/A-3")
+                               ref="0202/A-3", designs="auto")  # E-D38
     assert not started.ephemeral, said(started)
     thread = thread_of(w)
     await w.env.settle()
@@ -146,7 +146,7 @@ async def test_p21_the_threads_seats_follow_gm_replace_and_gm_kick_in_the_parent
     w = world
     await ftcamp_parent(w, simcord_bot)
     started = await w.gm.slash(w.chan, "battle start", name="Battle of 0202", parent="1",
-                               ref="0202/A-3")
+                               ref="0202/A-3", designs="auto")  # E-D38
     assert not started.ephemeral, said(started)
     thread = thread_of(w)
     await w.env.settle()

@@ -41,7 +41,7 @@ async def test_p36_a_battle_opening_post_pings_its_sides_only(
     await ftcamp_parent(w, simcord_bot)
     text, role_id = hostile(w)
     await w.gm.slash(w.chan, "battle start", name=f"Vega {text}"[:60], parent="1",
-                     ref="0202/A-3")
+                     ref="0202/A-3", designs="auto")  # E-D38: Valiant names no design
     thread = thread_of(w)
     await w.env.settle()
     opening = next(m for m in thread.history() if "Sides:" in m.content)

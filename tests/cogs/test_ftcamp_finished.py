@@ -72,7 +72,8 @@ async def test_the_battle_list_shows_the_gm_the_command_and_the_end_stays_readab
     [choice] = await w.gm.autocomplete(w.other_chan, "battle start", "parent", "border")
     assert choice["name"] == "Border War (ftcamp, id 1)"
     started = await w.gm.slash(w.other_chan, "battle start", name="Battle of 0202",
-                               parent=choice["value"], ref="0202/A-1")
+                               parent=choice["value"], ref="0202/A-1",
+                               designs="auto")  # E-D38
     assert not started.ephemeral, started.response.content
     # the battle ends at the table's word; its result, confirmed by the GM, ends round 1
     thread = next(t for t in w.other_chan.threads if t.name == "Battle of 0202")

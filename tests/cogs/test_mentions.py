@@ -95,7 +95,8 @@ async def test_a_battle_end_reason_pings_nobody_in_the_thread_or_the_parent(
     everyone_role.permissions |= permissions.flag("mention_everyone")
     # P-20: a parent hears only a battle its rules list (an FTCamp battle of the round)
     await ftcamp_parent(w, simcord_bot)
-    await w.gm.slash(w.chan, "battle start", name="Vega", parent="1", ref="0202/A-3")
+    await w.gm.slash(w.chan, "battle start", name="Vega", parent="1", ref="0202/A-3",
+                     designs="auto")  # E-D38: Valiant names no design
     (thread,) = w.chan.threads
     await w.gm.slash(thread, "battle end", reason=text)
     await w.env.settle()
