@@ -73,13 +73,11 @@ async def test_the_battle_list_shows_the_gm_the_command_and_the_end_stays_readab
     assert choice["name"] == "Border War (ftcamp, id 1)"
     started = await w.gm.slash(w.other_chan, "battle start", name="Battle of 0202",
                                parent=choice["value"], ref="0202/A-1")
-    assert not started.ephemeral, started.response.content
-    # the battle ends at the table's word; its result, confirmed by the GM, ends round 1
-    thread = next(t for t in w.other_chan.threads if t.name == "Battle of 0202")
-    await w.gm.slash(thread, "battle end", reason="the table decided")
-    await w.env.settle()
-    # no craft of this scenario names a design, so no result comes back: the GM's one
-    # choice is to close it as fought at the table (the panel opens on it)
+    # E-D38: no craft of this scenario names a design, so the start is refused with what
+    # would come in (not opened with stock ships); the GM fights it at the table: the
+    # panel's one choice is to close it (it opens on it), which ends round 1
+    assert started.ephemeral and "name no design" in started.response.content
+    assert w.other_chan.threads == []
     assert "Round 1 waits for its battles" in last_dm(w.gm).content
     await choose(w.gm, "Battle", "0202/A-1")
     await submit(w.gm)
