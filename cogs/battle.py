@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import InvalidInput, InvalidState, UserError
+from cogs.battle_open import OpenBattleButton
 from cogs.battle_read import (
     RULESET,
     Battle,
@@ -74,6 +75,12 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(OpenBattleButton)  # P-17: battle cards' open buttons
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(OpenBattleButton)
 
     # ------------------------------------------------------------ lifecycle
 

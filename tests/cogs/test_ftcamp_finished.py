@@ -60,6 +60,13 @@ async def test_the_battle_list_shows_the_gm_the_command_and_the_end_stays_readab
     channel = channel_text(w)
     assert "Battle list, hex 0202" in channel and "Battle in A-1" in channel
 
+    # E-D37, P-17: the battle list carries the GM's button to open the battle in a thread;
+    # a player's click is refused and opens nothing
+    listing = next(m for m in w.chan.history()
+                   if any((e.title or "").startswith("Battle list, hex 0202") for e in m.embeds))
+    tried = await w.alice.click(listing, label="Open 0202/A-1 in a thread")
+    assert tried.ephemeral and "Only the GM of **Border War**" in tried.response.content
+    assert w.chan.threads == []
     # The GM alone is shown the command that opens the battle (E-13 list, H-D28 link).
     command = "`/battle start parent:<this campaign> ref:0202/A-1`"
     gm_dms = "\n".join(dm_texts(w.gm))

@@ -150,3 +150,33 @@ async def muster_and_concede(w: World, thread) -> None:
     await w.bob.user.click(panel(w.bob), label="Confirm: Concede")
     await w.env.settle()
     assert any("concedes" in t for t in texts(thread))
+
+
+async def test_p17_the_gm_opens_the_battle_from_its_card(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    """P-17, O-D23: the battle card carries a button that opens the battle in a thread; only
+    the campaign's GM may use it (the clicker is checked); once opened, the button (like a
+    second /battle start) is refused with a link to the thread (P-17)."""
+    w = world
+    await orbits_parent(w, simcord_bot)
+    await pass_turn(w.alice)
+    await w.env.settle()
+    await pass_turn(w.bob)
+    await w.env.settle()
+    card = next(m for m in w.other_chan.history()
+                if any(e.title == "Battle at Orbit 1" for e in m.embeds))
+    label = "Open Orbit 1, turn 1 in a thread"
+    tried = await w.alice.click(card, label=label)
+    assert "Only the GM of **Sol**" in said(tried) and tried.ephemeral
+    assert w.other_chan.threads == []
+    opened = await w.gm.click(card, label=label)
+    assert not opened.ephemeral, said(opened)
+    [thread] = w.other_chan.threads
+    assert thread.name == "Battle at Orbit 1, turn 1"  # P-16: its turn in its name
+    await w.env.settle()
+    assert any("each side picks its ships" in t.lower() or "picks its ships" in t
+               for t in texts(thread))
+    again = await w.gm.click(card, label=label)
+    assert again.ephemeral and f"<#{thread.id}>" in said(again)
+    assert [t.id for t in w.other_chan.threads] == [thread.id]
