@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.campaign.steps import war_title
 from bot.errors import InvalidInput, InvalidState, UserError
 from cogs.battle_open import OpenBattleButton
 from cogs.battle_read import (
@@ -155,7 +156,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         await thread.send(clip("\n".join(lines), 2000))
         parent_note = (f" for campaign {parent_id}" + (f" ({ref})" if ref else "")
                        if parent_id is not None else "")
-        await reply(interaction, f"Battle **{info.name}**{parent_note} opens in "
+        await reply(interaction, f"{war_title(info.name, None)}{parent_note} opens in "
                                  f"{thread.mention}.", ephemeral=False)
 
     @start.autocomplete("parent")
