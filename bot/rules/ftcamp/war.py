@@ -283,7 +283,10 @@ def requests(state: State) -> list[Request]:
             InputField(name="craft", label="Craft", options=craft_options),
             InputField(name="fate", label="Fate", options=[
                 Option(value=k, label=v) for k, v in FATES.items()])]))
-    specs.append(ActionSpec(type="close", label="Close a battle: fought at the table", fields=[
+    # E-D37: a battle being fought in its thread is closed too, but never "at the table"
+    at_table = not any(w.linked for w in battles)
+    specs.append(ActionSpec(type="close", label="Close a battle: fought at the table"
+                            if at_table else "Close a battle: losses entered by hand", fields=[
         InputField(name="battle", label="Battle",
                    options=[Option(value=w.ref, label=w.ref) for w in battles])],
         confirm="Its result is not applied: report losses with /ftcamp craft remove or damage."))

@@ -51,8 +51,13 @@ def test_e_d37_a_battle_opened_in_a_thread_is_offered_once() -> None:
     assert RULESET.battles_in_threads(linked.state) == [REF]  # P-18: no deadline meanwhile
     with pytest.raises(InvalidState, match="already being fought in its own thread"):
         RULESET.battle_link(linked.state, REF, "auto")
-    prompt = RULESET.pending(linked.state)[0].prompt
-    assert "being fought in its thread, **Battle 0505/B-1, round 1**" in prompt
+    asked = RULESET.pending(linked.state)[0]
+    assert "being fought in its thread, **Battle 0505/B-1, round 1**" in asked.prompt
+    # a battle fought in a thread is never called fought at the table
+    assert [a.label for a in asked.actions] == ["Close a battle: losses entered by hand"]
+    closed = RULESET.resolve(linked.state, {asked.seat: {
+        "type": "close", "battle": REF}}, None)
+    assert not any("at the table" in e.text for e in closed.events)
 
 
 def test_h_d28_battle_link_refusals_and_free_text() -> None:
