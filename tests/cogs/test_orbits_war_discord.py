@@ -95,18 +95,27 @@ async def test_od17_to_od20_orbits_battle_from_its_card_to_the_next_turn(
     pending = (await simcord_bot.service.snapshot(1)).pending
     assert [r.seat for r in pending] == [0]  # the GM alone; no step asks nobody
 
+    before = len(texts(w.other_chan))
     await muster_and_concede(w, thread)
 
+    # P-15, O-D22: the campaign's channel gets ONE post of it, the proposal; the ship
+    # report and "the campaign is over" stay out of it
+    new = texts(w.other_chan)[before:]
+    assert len(new) == 1 and new[0].startswith("Battle at Orbit 1, turn 1: result proposed")
+    assert "bob: lost 30 points" in new[0] and "Defeated: bob" in new[0], new[0]
+    assert not any("campaign is over" in t.lower() for t in texts(w.other_chan))
     # The losses come back to the campaign's GM as a result to confirm.
     gm_panel = panel(w.gm)
     assert "Proposed result" in gm_panel.content, gm_panel.content
     # a Kestrel (24 MASS) destroyed: 3 card values at 10 MASS each, rounded up (O-D19)
     assert "alice lost 0 points; bob lost 30 points; defeated: bob" in gm_panel.content
     assert {"Confirm this result", "Edit the result"} <= set(labels(gm_panel))
+    before = len(texts(w.other_chan))
     await act(w.gm, "Confirm this result")
     await w.env.settle()
     channel = public_text(w.other_chan)
     assert "fought in its thread, confirmed by the GM" in channel
+    assert sum("confirmed by the GM" in t for t in texts(w.other_chan)[before:]) == 1
     # Bob discards cards worth at least 3 (the proposal, pre-filled: 3♠); Alice lost nothing
     discard = panel(w.bob)
     assert "discard fleet cards worth at least 3" in discard.content.lower(), discard.content
