@@ -17,7 +17,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.campaign.steps import war_title
 from bot.errors import InvalidInput, InvalidState, UserError
+from cogs.battle_open import OpenBattleButton
 from cogs.battle_read import (
     RULESET,
     Battle,
@@ -86,6 +88,12 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(OpenBattleButton)  # P-17: battle cards' open buttons
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(OpenBattleButton)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -164,7 +172,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                           allowed_mentions=discord.AllowedMentions(users=seats or False))
         parent_note = (f" for campaign {parent_id}" + (f" ({ref})" if ref else "")
                        if parent_id is not None else "")
-        await reply(interaction, f"Battle **{info.name}**{parent_note} opens in "
+        await reply(interaction, f"{war_title(info.name, None)}{parent_note} opens in "
                                  f"{thread.mention}.", ephemeral=False)
 
     @start.autocomplete("parent")

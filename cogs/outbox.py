@@ -42,6 +42,7 @@ from discord.ext import commands
 
 from bot.campaign.models import OutboxMessage
 from bot.errors import InvalidState, PermissionDenied
+from cogs.battle_open import open_view
 from cogs.common import split_content
 from cogs.panel_view import render
 
@@ -207,6 +208,8 @@ class Loops(commands.Cog):
             # recorded for the later edits of the same message
         pieces = split_content(row.content)
         view = await self._panel_view(row)
+        if view is None and row.kind == "channel" and row.campaign_id and row.embeds:
+            view = open_view(row.campaign_id, row.embeds)  # P-17: the GM's open buttons
         drawn = await self.bot.service.outbox_files(row)  # in a worker thread, once
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in drawn]
         panel_dm = row.kind == "dm" and row.panel is not None

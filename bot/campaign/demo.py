@@ -439,15 +439,20 @@ class DemoRunner:
         if not refs:
             return False
         self.fought.add(f"{when}:{refs[0]}")
-        try:
-            linked = await self.service.battle_link(self.gm, GUILD_ID, self.campaign_id,
-                                                    refs[0])
-            name = (linked.name if linked is not None and linked.name
-                    else f"Battle {refs[0]}")  # P-16: its round or turn in its name
-            info = await self.service.open_battle(
-                self.gm, GUILD_ID, CHANNEL_ID + len(self.fought), name,
-                self.campaign_id, refs[0])
-        except UserError:
+        info = None
+        for designs in ("", "auto"):  # E-D38: craft that name no design get the samples
+            try:
+                linked = await self.service.battle_link(self.gm, GUILD_ID, self.campaign_id,
+                                                        refs[0], designs)
+                name = (linked.name if linked is not None and linked.name
+                        else f"Battle {refs[0]}")  # P-16: its round or turn in its name
+                info = await self.service.open_battle(
+                    self.gm, GUILD_ID, CHANNEL_ID + len(self.fought), name,
+                    self.campaign_id, refs[0], designs)
+                break
+            except UserError:
+                continue
+        if info is None:
             return False
         child = DemoRunner(self.service, self.db, registry.get(info.ruleset), self.clock,
                            self.seed)

@@ -15,6 +15,8 @@ def stored(embed: Embed, image: str | None) -> dict[str, Any]:
     """The outbox form of one embed (``image`` = the file name of its picture)."""
     out = embed.model_dump(exclude={"image"})
     out["image"] = image
+    if embed.buttons:  # P-17: the outbox draws them as buttons under the message
+        out["buttons"] = list(embed.buttons)
     return out
 
 

@@ -81,6 +81,9 @@ class Embed(BaseModel):
     fields: list[EmbedField] = Field(default_factory=list)
     footer: str = ""
     image: bool = Field(default=True, description="the event's picture, if any, goes inside")
+    # P-17: battles the GM may open in a thread from this post (a button each, the clicker
+    # checked); not part of the event's logged form
+    buttons: list[str] = Field(default_factory=list, exclude=True)
 
     def field(self, name: str, value: str, inline: bool = False) -> Embed:
         """Adds a field (an empty value reads as a dash: Discord refuses empty values)."""

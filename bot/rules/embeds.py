@@ -98,6 +98,7 @@ def fit(embed: Embed) -> list[Embed]:
             out.append(last)
         last.fields.append(f)
     out[-1].footer = footer
+    out[-1].buttons = list(embed.buttons)  # under the whole result
     return out
 
 

@@ -27,14 +27,14 @@ async def test_e_d34_three_round_demo_fights_a_battle_in_hrft(tmp_path: Path) ->
     assert "**The battle is over" in channel
     # its result goes to the GM, is confirmed and applied before round 2 opens
     assert "Proposed change to the campaign" in gm
-    applied = channel.index("round 1): confirmed by the GM**")
+    applied = channel.index("round 1: confirmed by the GM**")
     assert channel.index("waits for its battles") < applied < channel.index("**Round 2**")
     # P-15: the parent channel gets the proposal and the confirmation, not the thread's
     # closing words; "the campaign is over" only at its end; nothing fought in a thread is
     # called fought at the table
     parent = parent_posts(channel)
-    assert sum("round 1): result proposed**" in p for p in parent) == 1
-    assert sum("round 1): confirmed by the GM**" in p for p in parent) == 1
+    assert sum("round 1: result proposed**" in p for p in parent) == 1
+    assert sum("round 1: confirmed by the GM**" in p for p in parent) == 1
     assert not any("ships fighting" in p or "battle is over" in p.lower() for p in parent)
     assert [i for i, p in enumerate(parent) if "The campaign is over" in p] == [len(parent) - 1]
     assert "fought at the table" not in channel

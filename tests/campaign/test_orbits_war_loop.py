@@ -21,7 +21,7 @@ from bot.rules import registry
 from bot.rules.base import GM_SEAT
 from bot.rules.orbits.battles import open_battles
 from bot.rules.orbits.state import OrbitsState, TableCard, stance_key
-from storage import Database, open_database
+from storage import Database, open_database, timers
 from storage import campaigns as campaign_rows
 from tests.campaign.conftest import ALICE, BOB, GM, GUILD, SEED, FakeClock, dms_to, outbox
 
@@ -141,6 +141,35 @@ async def test_od18_open_battle_seats_the_sides_and_links_the_parent(
                for m in dms_to(await outbox(db), GM))
     with pytest.raises(InvalidState, match="already being fought in its thread, <#"):
         await service.open_battle(GM, GUILD, THREAD + 1, "Again", parent_id, "Orbit 1")
+
+
+async def test_p18_the_parent_waits_for_the_battle_not_on_a_clock(
+    service: CampaignService, db: Database
+) -> None:
+    """P-17, P-18: once opened the battle is offered no more; while it is fought in its
+    thread the parent's step has no deadline and no reminders, and its tracker says it waits
+    for the battle with a link to the thread. When the result comes in, the GM's confirming
+    step has a deadline again."""
+    parent_id = await parent(service)
+    assert await service.battle_refs(GM, GUILD, parent_id) != []
+    await service.open_battle(GM, GUILD, THREAD, "Battle at Orbit 1", parent_id, "Orbit 1")
+    assert await service.battle_refs(GM, GUILD, parent_id) == []  # P-17: offered once
+    row = await campaign_rows.get(db, parent_id)
+    assert row is not None
+    assert await timers.get(db, parent_id, row.step_no) is None  # (reminders hang on it)
+    rows = await outbox(db)
+    trackers = [r for r in rows if r.kind == "channel" and r.channel_id == PARENT_CHANNEL
+                and r.content.startswith("**Sol**:")]
+    assert f"Waiting for the battle fought in <#{THREAD}>" in trackers[-1].content
+    assert "deadline <t:" not in trackers[-1].content
+    # the result comes in: the GM's confirmation has its deadline again
+    await service.end(GM, THREAD, "the sides part")
+    row = await campaign_rows.get(db, parent_id)
+    assert row is not None
+    pending = (await service.snapshot(parent_id)).pending
+    assert [(r.seat, r.step) for r in pending] == [(GM_SEAT, "battle1_confirm")]
+    deadline = await timers.get(db, parent_id, row.step_no)
+    assert deadline is not None and deadline.status == "open"
 
 
 # --- properties -------------------------------------------------------------------------

@@ -66,8 +66,8 @@ async def test_e_d34_battle_from_the_list_to_the_next_round(
     # P-15: the campaign's channel gets ONE post, the proposal; the thread keeps its closing
     # words and ship report
     new = texts(w.other_chan)[before:]
-    assert len(new) == 1 and "Battle 0202/A-3 (hex 0202, sector A-3, round 1): result " \
-        "proposed" in new[0], new
+    assert len(new) == 1 and "Battle 0202/A-3, round 1: result proposed\nHex 0202, sector " \
+        "A-3. Fought in its thread, **Battle 0202/A-3, round 1**." in new[0], new
     assert "Resolute (Vanguard): no damage" in new[0] and "Defeated" in new[0]
     assert not any("withdrew" in t or "is over" in t for t in texts(w.other_chan))
     assert "Its result is proposed to **Border War**" in "\n".join(texts(thread))

@@ -60,6 +60,13 @@ async def test_the_battle_list_shows_the_gm_the_command_and_the_end_stays_readab
     channel = channel_text(w)
     assert "Battle list, hex 0202" in channel and "Battle in A-1" in channel
 
+    # E-D37, P-17: the battle list carries the GM's button to open the battle in a thread;
+    # a player's click is refused and opens nothing
+    listing = next(m for m in w.chan.history()
+                   if any((e.title or "").startswith("Battle list, hex 0202") for e in m.embeds))
+    tried = await w.alice.click(listing, label="Open 0202/A-1 in a thread")
+    assert tried.ephemeral and "Only the GM of **Border War**" in tried.response.content
+    assert w.chan.threads == []
     # The GM alone is shown the command that opens the battle (E-13 list, H-D28 link).
     command = "`/battle start parent:<this campaign> ref:0202/A-1`"
     gm_dms = "\n".join(dm_texts(w.gm))
@@ -72,15 +79,12 @@ async def test_the_battle_list_shows_the_gm_the_command_and_the_end_stays_readab
     [choice] = await w.gm.autocomplete(w.other_chan, "battle start", "parent", "border")
     assert choice["name"] == "Border War (ftcamp, id 1)"
     started = await w.gm.slash(w.other_chan, "battle start", name="Battle of 0202",
-                               parent=choice["value"], ref="0202/A-1",
-                               designs="auto")  # E-D38
-    assert not started.ephemeral, started.response.content
-    # the battle ends at the table's word; its result, confirmed by the GM, ends round 1
-    thread = next(t for t in w.other_chan.threads if t.name == "Battle of 0202")
-    await w.gm.slash(thread, "battle end", reason="the table decided")
-    await w.env.settle()
-    # no craft of this scenario names a design, so no result comes back: the GM's one
-    # choice is to close it as fought at the table (the panel opens on it)
+                               parent=choice["value"], ref="0202/A-1")
+    # E-D38: no craft of this scenario names a design, so the start is refused with what
+    # would come in (not opened with stock ships); the GM fights it at the table: the
+    # panel's one choice is to close it (it opens on it), which ends round 1
+    assert started.ephemeral and "name no design" in started.response.content
+    assert w.other_chan.threads == []
     assert "Round 1 waits for its battles" in last_dm(w.gm).content
     await choose(w.gm, "Battle", "0202/A-1")
     await submit(w.gm)

@@ -102,7 +102,8 @@ async def test_a_battle_end_reason_pings_nobody_in_the_thread_or_the_parent(
     await w.env.settle()
     posts = await outbox_posts(w, thread, w.other_chan)
     told = [p for p in posts if "@everyone" in p.content]
-    assert thread.id in {p.channel_id for p in told}  # the reason is said in the thread
+    # the reason is said in the thread; P-15: nothing of it reaches the parent's channel
+    assert {p.channel_id for p in told} == {thread.id}
     for p in told:  # (a step tracker's first post pings the seats it waits for: P-34)
         assert p.ping_user_ids == [] and p.ping_role_ids == [], p.content
         assert not p.mention_everyone and role_id not in p.ping_role_ids, p.content

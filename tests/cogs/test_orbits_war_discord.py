@@ -95,18 +95,27 @@ async def test_od17_to_od20_orbits_battle_from_its_card_to_the_next_turn(
     pending = (await simcord_bot.service.snapshot(1)).pending
     assert [r.seat for r in pending] == [0]  # the GM alone; no step asks nobody
 
+    before = len(texts(w.other_chan))
     await muster_and_concede(w, thread)
 
+    # P-15, O-D22: the campaign's channel gets ONE post of it, the proposal; the ship
+    # report and "the campaign is over" stay out of it
+    new = texts(w.other_chan)[before:]
+    assert len(new) == 1 and new[0].startswith("Battle at Orbit 1, turn 1: result proposed")
+    assert "bob: lost 30 points" in new[0] and "Defeated: bob" in new[0], new[0]
+    assert not any("campaign is over" in t.lower() for t in texts(w.other_chan))
     # The losses come back to the campaign's GM as a result to confirm.
     gm_panel = panel(w.gm)
     assert "Proposed result" in gm_panel.content, gm_panel.content
     # a Kestrel (24 MASS) destroyed: 3 card values at 10 MASS each, rounded up (O-D19)
     assert "alice lost 0 points; bob lost 30 points; defeated: bob" in gm_panel.content
     assert {"Confirm this result", "Edit the result"} <= set(labels(gm_panel))
+    before = len(texts(w.other_chan))
     await act(w.gm, "Confirm this result")
     await w.env.settle()
     channel = public_text(w.other_chan)
     assert "fought in its thread, confirmed by the GM" in channel
+    assert sum("confirmed by the GM" in t for t in texts(w.other_chan)[before:]) == 1
     # Bob discards cards worth at least 3 (the proposal, pre-filled: 3♠); Alice lost nothing
     discard = panel(w.bob)
     assert "discard fleet cards worth at least 3" in discard.content.lower(), discard.content
@@ -150,3 +159,33 @@ async def muster_and_concede(w: World, thread) -> None:
     await w.bob.user.click(panel(w.bob), label="Confirm: Concede")
     await w.env.settle()
     assert any("concedes" in t for t in texts(thread))
+
+
+async def test_p17_the_gm_opens_the_battle_from_its_card(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    """P-17, O-D23: the battle card carries a button that opens the battle in a thread; only
+    the campaign's GM may use it (the clicker is checked); once opened, the button (like a
+    second /battle start) is refused with a link to the thread (P-17)."""
+    w = world
+    await orbits_parent(w, simcord_bot)
+    await pass_turn(w.alice)
+    await w.env.settle()
+    await pass_turn(w.bob)
+    await w.env.settle()
+    card = next(m for m in w.other_chan.history()
+                if any(e.title == "Battle at Orbit 1" for e in m.embeds))
+    label = "Open Orbit 1, turn 1 in a thread"
+    tried = await w.alice.click(card, label=label)
+    assert "Only the GM of **Sol**" in said(tried) and tried.ephemeral
+    assert w.other_chan.threads == []
+    opened = await w.gm.click(card, label=label)
+    assert not opened.ephemeral, said(opened)
+    [thread] = w.other_chan.threads
+    assert thread.name == "Battle at Orbit 1, turn 1"  # P-16: its turn in its name
+    await w.env.settle()
+    assert any("each side picks its ships" in t.lower() or "picks its ships" in t
+               for t in texts(thread))
+    again = await w.gm.click(card, label=label)
+    assert again.ephemeral and f"<#{thread.id}>" in said(again)
+    assert [t.id for t in w.other_chan.threads] == [thread.id]

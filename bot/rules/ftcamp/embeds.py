@@ -90,6 +90,7 @@ def battle_list(state: State, result: HexResult, marks: list[str] | None = None)
             lines.append(f"**{bg.group}** ({state.player_name(bg.owner)}): {group_role(bg)}"
                          f"; arrival {group_arrival(bg)}{flags}")
         embed.field(f"Battle in {b.sector}", "\n".join(lines))
+        embed.buttons.append(b.id)  # E-D37: the GM may open it in a thread from here
     if result.escaped:
         embed.field("Escaped (must move away next round)", ", ".join(result.escaped))
     for sector, names in sorted(result.locked.items()):

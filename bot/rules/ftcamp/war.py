@@ -118,21 +118,23 @@ def propose(state: State, ref: str, raw: Any) -> tuple[State, list[Event]] | Non
                        data={"ref": w.ref, "result": result.model_dump()})]
 
 
-def battle_title(state: State, w: WarBattle) -> str:
-    """'Battle 0602/B-4 (hex 0602 (Barnard), sector B-4, round 2)': the battle, where, when."""
+def where(state: State, w: WarBattle) -> str:
+    """'Hex 0602 (Barnard), sector B-4.': where the battle was fought."""
     hex_, _, sector = w.ref.partition("/")
-    return (f"Battle {w.ref} (hex {system_label(state.map, hex_)}, sector {sector}, "
-            f"round {w.round})") if sector else f"Battle {w.ref} (round {w.round})"
+    return f"Hex {system_label(state.map, hex_)}" + (f", sector {sector}." if sector else ".")
 
 
 def result_embed(state: State, w: WarBattle, result: BattleResult, how: str,
-                 footer: str) -> Embed:
-    """E-D37: a thread's result in the parent: each side's craft and losses, who was
-    defeated (a side whose every craft in it was destroyed or left a hulk)."""
-    embed = Embed(title=f"{battle_title(state, w)}: {how}"[:256],
-                  description=(f"Fought in its thread, **{w.linked or result.name}**."
-                               if (w.linked or result.name) else ""),
+                 footer: str, fates: bool = True) -> Embed:
+    """E-D37: a thread's result in the parent: where, and (``fates``) each side's craft
+    and losses and who was defeated (a side left with no ship fighting)."""
+    thread = w.linked or result.name
+    embed = Embed(title=f"Battle {w.ref}, round {w.round}: {how}"[:256],
+                  description=where(state, w)
+                  + (f" Fought in its thread, **{thread}**." if thread else ""),
                   footer=footer)
+    if not fates:
+        return embed
     sides: dict[str, list[CraftFate]] = {}
     for c in result.craft:
         g = state.groups.get(c.group)
@@ -281,7 +283,10 @@ def requests(state: State) -> list[Request]:
             InputField(name="craft", label="Craft", options=craft_options),
             InputField(name="fate", label="Fate", options=[
                 Option(value=k, label=v) for k, v in FATES.items()])]))
-    specs.append(ActionSpec(type="close", label="Close a battle: fought at the table", fields=[
+    # E-D37: a battle being fought in its thread is closed too, but never "at the table"
+    at_table = not any(w.linked for w in battles)
+    specs.append(ActionSpec(type="close", label="Close a battle: fought at the table"
+                            if at_table else "Close a battle: losses entered by hand", fields=[
         InputField(name="battle", label="Battle",
                    options=[Option(value=w.ref, label=w.ref) for w in battles])],
         confirm="Its result is not applied: report losses with /ftcamp craft remove or damage."))
@@ -348,7 +353,7 @@ def resolve(state: State, action: dict[str, Any] | None) -> tuple[State, list[Ev
         edited = any(c.edited for c in w.result.craft)
         shown = result_embed(before, w, w.result, "confirmed by the GM"
                              + (", with changes" if edited else ""),
-                             "Applied to the campaign.")
+                             "Applied to the campaign.", fates=False)
         shown.field("Campaign changes", "\n".join(lines or ["No craft changes."]))
         events.append(Event(audience=Audience.public(), kind="battle_applied",
                             text=f"**Battle {w.ref}**: its result is applied to the campaign.\n"

@@ -24,6 +24,8 @@ def battle_card(state: OrbitsState, b: Battle) -> Embed:
     embed = Embed(title=f"Battle at {state.area_label(b.area)}",
                   footer="Fight it out, then each side reports the losses and who was "
                          "defeated.")
+    if o.points_per_value > 1:  # O-D23: the group fights its battles in HRFT threads
+        embed.buttons = [f"{state.area_label(b.area)}, turn {state.turn}"]
     for s in b.sides:
         total, size = battle_force(b.forces[s], o.size_class_cap)
         pts = f" ({amount(total * o.points_per_value, 'points')})" \

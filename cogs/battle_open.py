@@ -1,0 +1,60 @@
+"""The GM's button under a battle card (Orbits) or a battle list (FTCamp): open that battle
+in a thread (P-17), as ``/battle start parent:<this campaign> ref:<battle>`` does.
+
+Everyone sees the button; the click runs ``/battle start`` as the clicker, so every check
+of it (only the campaign's GM, the battle still open, opened once, designs) is the
+clicker's own. The button's id names the campaign and the battle; it survives restarts
+(a dynamic item)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from cogs.common import clip
+from cogs.panel_guard import run_component
+
+PREFIX = "adm-open:"
+TEMPLATE = r"adm-open:(?P<campaign>\d{1,19}):(?P<ref>.{1,80})"
+MAX_BUTTONS = 25  # five rows of five
+COG = "BattleCog"
+
+
+def custom_id(campaign_id: int, ref: str) -> str:
+    return f"{PREFIX}{campaign_id}:{ref[:80]}"
+
+
+class OpenBattleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    def __init__(self, campaign_id: int, ref: str) -> None:
+        super().__init__(discord.ui.Button(
+            label=clip(f"Open {ref} in a thread", 80), style=discord.ButtonStyle.secondary,
+            custom_id=custom_id(campaign_id, ref)))
+        self.campaign_id, self.ref = campaign_id, ref
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> OpenBattleButton:
+        return cls(int(match["campaign"]), match["ref"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client: Any = interaction.client
+        cog = client.get_cog(COG)  # the cog that runs /battle start (cogs/battle.py)
+        if cog is None:
+            return
+        await run_component(interaction, lambda: cog.start.callback(
+            cog, interaction, parent=str(self.campaign_id), ref=self.ref))
+
+
+def open_view(campaign_id: int, embeds: list[dict[str, Any]]) -> discord.ui.View | None:
+    """The buttons a channel message's embeds ask for (``buttons``: battle references)."""
+    refs = list(dict.fromkeys(r for e in embeds for r in e.get("buttons", [])
+                              if isinstance(r, str) and r))[:MAX_BUTTONS]
+    if not refs:
+        return None
+    view = discord.ui.View(timeout=None)
+    for ref in refs:
+        view.add_item(OpenBattleButton(campaign_id, ref))
+    return view
