@@ -257,7 +257,11 @@ class Layout:
             t = self.sink = self.new
         last = t.outbox_id is None or t.outbox_id == self.last_post
         if t.passed or not last or not t.attach(message.embeds, message.pictures):
-            return False
+            # a post is below it, or it is full: the step goes on in a new message, status
+            # on top, which takes this result and the next ones (not a post per result)
+            t = self._go_on(t, below=True)
+            if not t.attach(message.embeds, message.pictures):
+                return False
         t.results = True
         self._place(t)
         return True
