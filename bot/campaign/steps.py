@@ -277,6 +277,8 @@ class StepEngine(PanelDelivery):
         elif (last is not None and last.embed is None
                 and len(last.text) + len(line) < messages.MESSAGE_LIMIT):
             last.text += f"\n{line}"
+        elif last is not None and last.embed is not None and not last.embed.footer:
+            last.embed.footer = line  # under the report it closes: one post (H-D46)
         else:
             mail.post(line)
 
@@ -493,7 +495,9 @@ class StepEngine(PanelDelivery):
                 # H-D46, O-D28: a result rides on the step's message; the last one of an
                 # intent that opens a new message is taken by that message instead
                 posts = self._embed_posts(ctx, item)
-                if len(posts) == 1 and i == last_post and layout.opens_new:
+                if row.status == "ended":
+                    layout.post(posts)  # the game's closing word is a post of its own
+                elif len(posts) == 1 and i == last_post and layout.opens_new:
                     layout.post(posts)
                     layout.candidate = posts[0]
                 elif len(posts) != 1 or not layout.attach(posts[0]):

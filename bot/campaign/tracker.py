@@ -17,7 +17,7 @@ changes after it took results goes on in a new message: one post per step that s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.campaign import messages
@@ -49,6 +49,7 @@ class Tracker:
     embeds: list[dict[str, Any]] = field(default_factory=list)  # results riding on it
     pictures: list[dict[str, Any]] = field(default_factory=list)  # their picture requests
     media: int = 0  # bumped whenever embeds or pictures change (an edit must carry them)
+    results: bool = False  # it took a result of its own step (not one it opened with)
 
     @classmethod
     def from_data(cls, key: str, outbox_id: int, data: dict[str, Any]) -> Tracker:
@@ -60,7 +61,7 @@ class Tracker:
                 "owed_seats": self.owed_seats,
                 "owed_users": self.owed_users, "deadline": self.deadline, "shown": self.shown,
                 "passed": self.passed, "waits": self.waits, "embeds": self.embeds,
-                "pictures": self.pictures, "media": self.media}
+                "pictures": self.pictures, "media": self.media, "results": self.results}
 
     def continuation(self) -> Tracker:
         """The next message of a full tracker: same step, no lines yet."""
@@ -110,6 +111,7 @@ class Tracker:
         (Discord: 10 embeds and 6000 characters, 10 files); False changes nothing. A result
         titled as the last one folds into it (damage control: one embed, a line per roll);
         a picture replaces the one of the same file name, shown in the newest embed only."""
+        embeds, pictures = self._renamed(embeds, pictures)
         merged = [dict(e, fields=[dict(f) for f in e.get("fields", [])]) for e in self.embeds]
         for e in embeds:
             last = merged[-1] if merged else None
@@ -131,6 +133,27 @@ class Tracker:
         self.embeds, self.pictures = merged, shown
         self.media += 1
         return True
+
+    def _renamed(self, embeds: list[dict[str, Any]], pictures: list[Picture]
+                 ) -> tuple[list[dict[str, Any]], list[Picture]]:
+        """A picture named for its renderer alone ("map.png") is a picture of its own: it
+        gets a free name here. One named for what it shows ("sheet-1a.png") replaces the
+        older version of the same thing."""
+        taken = {p["name"] for p in self.pictures}
+        names: dict[str, str] = {}
+        out: list[Picture] = []
+        for p in pictures:
+            name = p.name
+            if name == f"{p.renderer}.png":
+                n = 1
+                while name in taken:
+                    n += 1
+                    name = f"{p.renderer}-{n}.png"
+            taken.add(name)
+            names[p.name] = name
+            out.append(p if name == p.name else replace(p, name=name))
+        return ([dict(e, image=names.get(e.get("image") or "", e.get("image")))
+                 for e in embeds], out)
 
     def absorb(self, embeds: list[dict[str, Any]], pictures: list[Picture]) -> bool:
         """A new step's tracker takes the result just above it as its own first message
@@ -242,7 +265,12 @@ class Layout:
             t = self.sink = self.new
         last = t.outbox_id is None or t.outbox_id == self.last_post
         if t.passed or not last or not t.attach(message.embeds, message.pictures):
-            return False
+            # a post is below it, or it is full: the step goes on in a new message, status
+            # on top, which takes this result and the next ones (not a post per result)
+            t = self._go_on(t, below=True)
+            if not t.attach(message.embeds, message.pictures):
+                return False
+        t.results = True
         self._place(t)
         return True
 
@@ -288,8 +316,9 @@ class Layout:
             self._place(self.sink)
         if self.live is not None:
             if (title is not None and title != self.live.title
-                    and (self.live.passed or self.live.embeds)):
+                    and (self.live.passed or self.live.results)):
                 # H-D46: a step that showed results keeps its post; the next one goes on
+                # (a result it opened with, O-D28, belongs to the step before)
                 self._go_on(self.live, below=True)
             self._take_candidate(self.live)  # type: ignore[arg-type]
             self._place(self.live)  # type: ignore[arg-type]

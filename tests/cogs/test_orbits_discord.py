@@ -153,11 +153,14 @@ class Watch:
         before = set(self.shown)
         await env.settle()
         fresh = self.new()
+        # (the turn's own message may still show the map it opened with, O-D28: the
+        # newest map is the last one in channel order)
         maps = [m for m in fresh if any((e.title or "").startswith(
             "Map after the Deployment phase") for e in m.embeds)]
-        assert len(maps) == 1, [shown(m) for m in fresh]
-        (embed,) = [e for e in maps[0].embeds
-                    if (e.title or "").startswith("Map after the Deployment phase")]
+        assert maps, [shown(m) for m in fresh]
+        maps = maps[-1:]
+        embed = [e for e in maps[0].embeds
+                 if (e.title or "").startswith("Map after the Deployment phase")][-1]
         assert embed.image.url == "attachment://map.png"
         assert sum(1 for m in fresh if m.id not in before) <= 3, [shown(m) for m in fresh]
         return maps[0], "\n".join(shown(m) for m in fresh)
@@ -317,7 +320,7 @@ async def test_a_whole_two_player_campaign_in_discord(
     await act(bob, "Deploy a fleet card", {"Fleet card": ["9H"], "Stance": ["blockade"]})
     await watch.one(w.env)
     await w.env.advance_time(48 * HOUR + 60)  # the deadline passes: alice passes by default
-    lapsed = "\n".join(m.content for m in watch.new())
+    lapsed = "\n".join(shown(m) for m in watch.new())  # lines under its results (H-D46)
     # P-30: one line, the rule set's own event said as a default
     assert "alice missed the deadline and by default passes." in lapsed
     assert "pass by default" not in lapsed and f"Waiting for <@{bob.user.id}>" in lapsed
@@ -370,7 +373,9 @@ async def test_a_whole_two_player_campaign_in_discord(
     assert "The campaign is over." in final
 
     # Maps: one public map a turn after Deployment (turns 1-3), plus the one asked for.
-    maps = [m for m in public(w.chan) if any(a.filename == "map.png" for a in m.attachments)]
+    # (a turn's message may carry two: the one it opened with and its own, H-D46)
+    maps = [a for m in public(w.chan) for a in m.attachments
+            if a.filename.startswith("map") and a.filename.endswith(".png")]
     assert len(maps) == 3
     # Secrets never reached the channel: cards that stayed face down, the GM's reports.
     everything = public_text(w.chan)

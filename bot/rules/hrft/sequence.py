@@ -91,16 +91,16 @@ def steps(options: HrftOptions) -> list[StepDef]:
     for s in _BASE:
         if s.key == "fire1" and options.mid_turn_fire_only:
             out.append(StepDef("fire1", "10", "Mid-turn ship fire, the only ship fire this "
-                               "turn (variation 2)", "fire"))
+                               "turn", "fire"))
             continue
         if s.key == "fire2" and options.mid_turn_fire_only:
-            out.append(StepDef("fire2", "18", "No ship fire: ships fired at mid-turn "
-                               "(variation 2)", "announce"))
+            out.append(StepDef("fire2", "18", "No ship fire: ships fired at mid-turn",
+                               "announce"))
             continue
         out.append(s)
         if s.key == "fire1" and options.emergency_maneuver:
             out.append(StepDef("emergency", "10a", "Emergency maneuver: declare unused thrust "
-                               "for Hard About or Extreme Maneuver (variation 1)", "announce"))
+                               "for Hard About or Extreme Maneuver", "announce"))
     return out
 
 
