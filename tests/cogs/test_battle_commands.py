@@ -113,7 +113,7 @@ async def test_a_battle_for_a_parent_campaign_reports_back(world: World) -> None
     assert "War" in said(listed)
     # The parent's id is the first campaign of this fresh database.
     started = await w.gm.slash(w.chan, "battle start", name="Vega", parent="1", ref="Sector 4")
-    assert "for campaign 1 (Sector 4)" in said(started)
+    assert "for **War** (Sector 4)" in said(started)  # its name, never its id
     thread = thread_of(w)
     await refused(w.gm, w.chan, "battle start", "no parent campaign", name="X", parent="99")
     assert [t.id for t in w.chan.threads] == [thread.id]  # the refused start's thread is gone

@@ -134,9 +134,9 @@ async def test_battle_start_autocompletes_the_gms_campaigns_by_name(world: World
 
     # the value the autocomplete puts in works, and so does the full name
     started = await w.gm.slash(w.chan, "battle start", name="Skirmish", parent="2")
-    assert not started.ephemeral and "for campaign 2" in started.response.content
+    assert not started.ephemeral and "for **Border War**" in started.response.content
     started = await w.gm.slash(w.other_chan, "battle start", name="Raid", parent="dice cup")
-    assert not started.ephemeral and "for campaign 1" in started.response.content
+    assert not started.ephemeral and "for **Dice Cup**" in started.response.content
     refused = await w.gm.slash(w.chan, "battle start", name="X", parent="Nowhere")
     assert refused.ephemeral
     assert "No campaign of yours on this server is called 'Nowhere'" in refused.response.content

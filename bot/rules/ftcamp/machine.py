@@ -29,6 +29,7 @@ from bot.rules.ftcamp import (
     hooks,
     index,
     special,
+    spelled,
     steps,
     war,
 )
@@ -157,6 +158,11 @@ class FTCampRuleset(RulesetBase):
 
     def resolve_with_defaults(self, state: State, actions: dict[int, dict[str, Any]],
                               dice: Dice, defaulted: frozenset[int]) -> Outcome:
+        """What ``_resolve`` says, the short order names spelled out (E-D44)."""
+        return spelled.outcome(self._resolve(state, actions, dice, defaulted))
+
+    def _resolve(self, state: State, actions: dict[int, dict[str, Any]],
+                 dice: Dice, defaulted: frozenset[int]) -> Outcome:
         """``defaulted``: seats whose answers the service took by default at a deadline; the
         reveal marks their groups (a page not answered at all is a default too)."""
         if state.step == "battles":
@@ -195,6 +201,9 @@ class FTCampRuleset(RulesetBase):
         return Outcome(state=state, events=events, finished=state.over)
 
     def act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
+        return spelled.outcome(self._act(state, seat, action, dice))
+
+    def _act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
         if state.step != "allocate":
             raise InvalidState("Orbit-sector picks are only taken during allocation.")
         self._check_pick(state, seat, action)
