@@ -47,6 +47,9 @@ from bot.rules.words import plural
 
 SEALED = ("orders", "special", "engage", "chase", "reserves", "patrol")
 HELP = """**FTCamp engage orders** (`/help rule:` shows the rulings the bot plays by)
+To begin: the GM loads the scenario (map, players, forces) with `/ftcamp load file:` before
+`/campaign start` (see examples/ftcamp/example.toml); a campaign started without one plays
+the built-in example, for trying the game out.
 Each round: every player gives each group a secret fleet order (move, hold, hold-special,
 maintain-orbit, support, patrol). Orders are revealed and moves applied together. In every
 contested hex: special acts (decoys, weasels, dispatch), private long-range scans, secret engage
