@@ -324,9 +324,10 @@ class FTCampRuleset(RulesetBase):
         roll = run.rolls[g.name]
         return Request(
             seat=g.owner, kind="turn", step=f"allocate-{run.hex}",
-            prompt=f"Place {g.name} (engage value {roll.value}, {run.choices[g.name].order}) in "
-                   f"an orbit-sector of hex {run.hex}{': ' + reason if reason else ''}. "
-                   "Earlier picks are shown beside each sector.",
+            prompt=spelled.spell_out(
+                f"Place {g.name} (engage value {roll.value}, {run.choices[g.name].order}) in "
+                f"an orbit-sector of hex {run.hex}{': ' + reason if reason else ''}. "
+                "Earlier picks are shown beside each sector.", set()),  # E-D44
             actions=specs,
             default=self._default_pick(state, run, g))
 

@@ -26,11 +26,11 @@ from bot.rules.ftcamp.model import State
 # Recomputed for the new Request.advance field (H-D38; null in every FTCamp request):
 # excluding it from the dumps gives the previous digests.
 # Recomputed for issue 15 item 6: the new ImageRef.view field (null in every FTCamp event),
-# RT/SF/EE spelled out at their first use in a post (E-D44) and the maintain-orbit reason in
-# plain words; without those three the previous digests come back.
+# RT/SF/EE spelled out at their first use in a post and in the pick prompt (E-D44), and the
+# maintain-orbit reason in plain words; without those three the previous digests come back.
 REFERENCE = {
-    (30, 2): "5c8fe55427c85d4af2027ee03549ed4e17ab0ce2a136a8a9f073b289b0ba47ef",
-    (200, 1): "6a61f5fe74f71dbadd2925c6db0ec54313e19f36778b47446d96b2e0a12a3326",
+    (30, 2): "cf1945349d88db52e69f5642ddd931e44934dcabba020afa94c3010c4abcfa09",
+    (200, 1): "be3fefdc189ac78c9bafb4de98ce11265e8a3c25da171e8feb65683661b827ac",
 }
 
 
