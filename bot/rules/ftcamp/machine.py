@@ -383,7 +383,9 @@ class FTCampRuleset(RulesetBase):
         # E-D35: the public hex map goes inside the reveal, showing where everything is now
         events = [_public(text, "fleet_orders", data={"contested": list(state.contested),
                                                       "ruling": "E-3"},
-                          image=ImageRef(name="hexmap", viewer=None),
+                          # P-31: drawn as revealed, even if the next round opens now
+                          image=ImageRef(name="hexmap", viewer=None,
+                                         view=view_of(state, None)),
                           embed=shown.fleet_reveal(state, moves, missed))]
         return events + self._next_hex(state, dice)
 
@@ -528,7 +530,8 @@ class FTCampRuleset(RulesetBase):
         layout = ", ".join(f"{n} {s}" for n, s in sorted(run.placements.items()))
         # the hex's sector picture inside the hex's own allocation embed (not the next post)
         events.append(_public(f"Allocation, hex {run.hex}: {layout}", "allocation",
-                              image=ImageRef(name="sector", viewer=None),
+                              image=ImageRef(name="sector", viewer=None,  # P-31
+                                             view=view_of(state, None)),
                               embed=shown.allocation(state, run)))
         conflicts.engage_battles(state, run)
         state.step, state.page = "chase", 1

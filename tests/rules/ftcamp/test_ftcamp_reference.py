@@ -25,12 +25,14 @@ from bot.rules.ftcamp.model import State
 # of those branches checked before its change that states and requests hashed the same.
 # Recomputed for the new Request.advance field (H-D38; null in every FTCamp request):
 # excluding it from the dumps gives the previous digests.
-# Recomputed for issue 15 item 6: the new ImageRef.view field (null in every FTCamp event),
+# Recomputed for issue 15 item 6: the new ImageRef.view field (the public view taken at the
+# fleet-order reveal and at each allocation, P-31),
 # RT/SF/EE spelled out at their first use in a post and in the pick prompt (E-D44), and the
-# maintain-orbit reason in plain words; without those three the previous digests come back.
+# maintain-orbit reason in plain words; with the views left out of the dumps and without the
+# other two, the previous digests come back.
 REFERENCE = {
-    (30, 2): "cf1945349d88db52e69f5642ddd931e44934dcabba020afa94c3010c4abcfa09",
-    (200, 1): "be3fefdc189ac78c9bafb4de98ce11265e8a3c25da171e8feb65683661b827ac",
+    (30, 2): "c3d2715cf21df98bd0e573b5d3f4fc0e2ce97042fb0790d268399ca609c41f18",
+    (200, 1): "b3c2d741b4bcd3fc031316523552950b84aafddfc37b501697100f35b65d5a24",
 }
 
 
