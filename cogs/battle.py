@@ -151,9 +151,12 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         finally:
             if not opened:  # no empty thread left behind by a refused or failed start
                 await thread.delete()
+        # players read the parent campaign's name, never its id (issue 15 item 6)
+        parent_name = next((c.name for c in await service.list_campaigns(interaction.guild.id)
+                            if c.id == parent_id), "its campaign") if parent_id else ""
         if linked is not None:
-            lines = [f"**{info.name}**: High Resolution Full Thrust battle of campaign "
-                     f"{parent_id}, GM {interaction.user.mention}. Sides: "
+            lines = [f"**{info.name}**: High Resolution Full Thrust battle of **{parent_name}**"
+                     f", GM {interaction.user.mention}. Sides: "
                      + ", ".join(f"<@{s.user_id}>" for s in info.seats)
                      + (". Each side picks its ships within its budget in its DM panel; the "
                         "picks stay secret until every side has chosen."
@@ -170,7 +173,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         seats = [discord.Object(id=s.user_id) for s in info.seats] if linked is not None else []
         await thread.send(clip("\n".join(lines), 2000),
                           allowed_mentions=discord.AllowedMentions(users=seats or False))
-        parent_note = (f" for campaign {parent_id}" + (f" ({ref})" if ref else "")
+        parent_note = (f" for **{parent_name}**" + (f" ({ref})" if ref else "")
                        if parent_id is not None else "")
         await reply(interaction, f"{war_title(info.name, None)}{parent_note} opens in "
                                  f"{thread.mention}.", ephemeral=False)

@@ -3,8 +3,10 @@
 
 Each group is its owner's marker (shape, colour and initial, bot.render.style) and its name in
 full: names shrink, then wrap, and the hexes grow before anything is cut; a hex too crowded
-even so shows "+n more" and its other groups are listed under the map. Contested hexes are
-hatched grey, the hex being fought has a thick outline: neither uses an owner colour.
+even so shows "+n more" and its other groups are listed under the map. Contested hexes still
+to resolve are hatched grey, a hex whose battle list has a battle has a heavy outline, the hex
+whose engage orders are being decided the thickest: none uses an owner colour. The legend
+names every fill and outline (E-D45).
 ``layout(view)`` returns the drawn canvas, so tests read label boxes instead of pixels."""
 
 from __future__ import annotations
@@ -165,13 +167,26 @@ def _choose(view: dict[str, Any]) -> tuple[float, dict[str, HexPlan]]:
 
 
 def _legend_items(view: dict[str, Any]) -> list[tuple[str, str, int]]:
-    """(kind, text, seat) in legend order: owners, then the keys to the outlines."""
+    """(kind, text, seat) in legend order: owners, then a key to every fill and outline the
+    map uses (E-D45)."""
     items = [("owner", p["name"], p["seat"]) for p in view.get("players", [])]
-    items += [("contested", "contested: a battle to come", 0),
-              ("current", "being fought now", 0),
+    items += [("occupied", "groups or a star system here", 0),
+              ("empty", "nothing seen here", 0),
+              ("contested", "contested: engage orders to come", 0),
+              ("battle", "a battle to fight", 0),
+              ("current", "engage orders being decided now", 0),
               ("static", "static group (boxed marker)", 0),
               ("system", "star system", 0)]
     return items
+
+
+def _hex_marks(view: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """(contested hexes still to resolve, hexes whose battle list of this round has a
+    battle): a hex is marked for a battle only where one comes (E-D45)."""
+    this_round = [r for r in view.get("battles") or [] if r.get("round") == view.get("round")]
+    resolved = {r["hex"] for r in this_round}
+    fights = {r["hex"] for r in this_round if r.get("battles")}
+    return set(view.get("contested") or []) - resolved, fights
 
 
 def _flow(widths: list[float], room: float, gap: float) -> list[list[int]]:
@@ -210,7 +225,7 @@ def layout(view: dict[str, Any], record: bool = True) -> Canvas:
     who = "Public map" if viewer is None else f"{names.get(viewer, f'seat {viewer}')}'s map"
     canvas.title_bar(f"{view.get('name') or 'FTCamp'} · round {view.get('round')}", who)
     top = style.TITLE_H + style.MARGIN
-    contested = set(view.get("contested") or [])
+    contested, fights = _hex_marks(view)
     current = view.get("current_hex")
     id_font = font(_id_size(size))
     for col in range(1, cols + 1):
@@ -221,7 +236,8 @@ def layout(view: dict[str, Any], record: bool = True) -> Canvas:
             canvas.draw.polygon(corners, fill=style.WHITE if name in plans else style.PANEL)
             if name in contested:
                 canvas.hatch(corners)
-            wide = 4 if name == current else 2 if name in contested else 1
+            wide = 4 if name == current else 3 if name in fights else 2 if name in contested \
+                else 1
             canvas.draw.polygon(corners, outline=style.INK if wide > 1 else style.GRID,
                                 width=wide)
             at = (x, y - math.sqrt(3) / 2 * size + 3)
@@ -303,6 +319,13 @@ def _draw_legend(canvas: Canvas, items: list[tuple[str, str, int]], rows: list[l
                 canvas.draw.polygon(box, fill=style.WHITE)
                 canvas.hatch(box)
                 canvas.draw.polygon(box, outline=style.INK, width=2)
+            elif kind in ("occupied", "empty"):
+                canvas.draw.rectangle((x, cy - s, x + 2 * s, cy + s),
+                                      fill=style.WHITE if kind == "occupied" else style.PANEL,
+                                      outline=style.GRID)
+            elif kind == "battle":
+                canvas.draw.rectangle((x, cy - s, x + 2 * s, cy + s), fill=style.WHITE,
+                                      outline=style.INK, width=3)
             elif kind == "current":
                 canvas.draw.rectangle((x, cy - s, x + 2 * s, cy + s), fill=style.WHITE,
                                       outline=style.INK, width=4)

@@ -56,3 +56,24 @@ def test_the_caption_is_read_from_the_view() -> None:
     assert map_caption({"turn": 11, "phase": "deployment"}) == (
         "Map after the Deployment phase of turn 11")
     assert map_caption({"turn": 12, "phase": "transit"}) == "Map of turn 12, transit"
+
+
+async def test_ftcamp_pictures_show_the_round_and_hex_their_post_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[tuple[str, str, dict[str, Any]]] = []
+    original = demo.Transcript.add
+
+    def add(self: demo.Transcript, message: Any, *args: Any) -> None:
+        text = "".join(str(e.get("title", "")) for e in message.embeds) or message.content
+        shown.extend((p.renderer, text, p.view) for p in message.pictures
+                     if p.renderer in ("hexmap", "sector"))
+        original(self, message, *args)
+
+    monkeypatch.setattr(demo.Transcript, "add", add)
+    await demo.run_demo("ftcamp", tmp_path / "out", seed=7, options={"rounds": "3"})
+    assert {r for r, _, _ in shown} == {"hexmap", "sector"}
+    for renderer, text, view in shown:
+        if renderer == "hexmap" and "Fleet orders revealed" in text:
+            assert f"round {view['round']}" in text and view["step"] != "setup"
+        if renderer == "sector" and text.startswith("Allocation, hex "):
+            assert view["sector"] is not None and view["sector"]["hex"] in text

@@ -93,12 +93,12 @@ async def test_e3_e10_e11_e13_a_two_player_round_from_file_to_battle_list(world:
     # E-10: ONE public message with every order and both dice of each roll.
     reveals = [t for t in texts(w.chan) if "Engage orders revealed, hex 0202" in t]
     assert len(reveals) == 1
-    assert "Vanguard (Terran Union): EE in 1 part\ndice" in reveals[0]
-    assert "Raiders (Kravak Horde): SF in 1 part\ndice" in reveals[0]
+    assert "Vanguard (Terran Union): EE (Engage) in 1 part\ndice" in reveals[0]  # E-D44
+    assert "Raiders (Kravak Horde): SF (StandOff) in 1 part\ndice" in reveals[0]
     assert reveals[0].count("dice ") == 2
     # E-D33: the craft of each part go by DM to the owner only.
     assert "Fang" not in reveals[0] and "Resolute" not in reveals[0]
-    assert any("Raiders: SF in 1 part [Fang, Claw]" in t for t in dm_texts(w.bob))
+    assert any("Raiders: SF (StandOff) in 1 part [Fang, Claw]" in t for t in dm_texts(w.bob))
     assert not any("Fang" in t for t in dm_texts(w.alice))
 
     # E-11: lowest engage value picks first, one public line per pick.

@@ -98,7 +98,26 @@ def test_owners_are_told_apart_by_initial_and_shape_not_colour_alone() -> None:
     assert marks.count("T") == 1 + 3 and marks.count("K") == 1 + 3
     legend = texts(canvas, "legend")
     assert "Terran Union" in legend and "Kravak Horde" in legend
-    assert "contested: a battle to come" in legend
+    assert "contested: engage orders to come" in legend
+
+
+def test_e_d45_the_legend_names_every_fill_and_contested_means_a_battle_may_come() -> None:
+    view = _long_names()
+    legend = texts(layout(view), "legend")
+    for entry in ("groups or a star system here", "nothing seen here", "a battle to fight",
+                  "engage orders being decided now"):
+        assert entry in legend
+
+    def hatched(v: dict) -> int:
+        colours = layout(v).image.getcolors(maxcolors=1 << 24) or []
+        return next((n for n, c in colours if c == style.HATCH), 0)
+
+    # once the hex's battle list is out it is no longer "contested": hatched only while its
+    # engage orders are to come; with a battle it gets the battle outline instead
+    no_battle = {**view, "battles": [{"round": view["round"], "hex": "0602", "battles": []}]}
+    assert hatched(no_battle) < hatched(view) - 200
+    fought = {**view, "battles": [{"round": view["round"], "hex": "0602", "battles": [{}]}]}
+    assert hatched(fought) == hatched(no_battle)
 
 
 def test_contested_is_a_neutral_hatch_never_an_owner_colour() -> None:

@@ -48,7 +48,8 @@ def legal_sectors(state: State, run: HexRun, g: Group) -> tuple[list[str], str]:
     """The orbit-sectors open to the group and the reason when it is constrained (E-11)."""
     layout = geo.sectors(state.map, run.hex)
     if g.order.kind == "maintain-orbit":
-        return [geo.home_sector(state.map, run.hex)], "maintain-orbit goes to `system`"
+        return ([geo.home_sector(state.map, run.hex)],
+                "a group that maintains orbit stays in the system's sector")
     # E-D27: maintain-orbit first, then crippled, then hold-maintain. E-D13: a crippled group
     # without a recorded sector here picks freely once.
     if crippled_craft(g) and g.sector in layout:

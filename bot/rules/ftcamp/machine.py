@@ -29,6 +29,7 @@ from bot.rules.ftcamp import (
     hooks,
     index,
     special,
+    spelled,
     steps,
     war,
 )
@@ -46,6 +47,9 @@ from bot.rules.words import plural
 
 SEALED = ("orders", "special", "engage", "chase", "reserves", "patrol")
 HELP = """**FTCamp engage orders** (`/help rule:` shows the rulings the bot plays by)
+To begin: the GM loads the scenario (map, players, forces) with `/ftcamp load file:` before
+`/campaign start` (see examples/ftcamp/example.toml); a campaign started without one plays
+the built-in example, for trying the game out.
 Each round: every player gives each group a secret fleet order (move, hold, hold-special,
 maintain-orbit, support, patrol). Orders are revealed and moves applied together. In every
 contested hex: special acts (decoys, weasels, dispatch), private long-range scans, secret engage
@@ -157,6 +161,11 @@ class FTCampRuleset(RulesetBase):
 
     def resolve_with_defaults(self, state: State, actions: dict[int, dict[str, Any]],
                               dice: Dice, defaulted: frozenset[int]) -> Outcome:
+        """What ``_resolve`` says, the short order names spelled out (E-D44)."""
+        return spelled.outcome(self._resolve(state, actions, dice, defaulted))
+
+    def _resolve(self, state: State, actions: dict[int, dict[str, Any]],
+                 dice: Dice, defaulted: frozenset[int]) -> Outcome:
         """``defaulted``: seats whose answers the service took by default at a deadline; the
         reveal marks their groups (a page not answered at all is a default too)."""
         if state.step == "battles":
@@ -195,6 +204,9 @@ class FTCampRuleset(RulesetBase):
         return Outcome(state=state, events=events, finished=state.over)
 
     def act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
+        return spelled.outcome(self._act(state, seat, action, dice))
+
+    def _act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
         if state.step != "allocate":
             raise InvalidState("Orbit-sector picks are only taken during allocation.")
         self._check_pick(state, seat, action)
@@ -322,9 +334,10 @@ class FTCampRuleset(RulesetBase):
         roll = run.rolls[g.name]
         return Request(
             seat=g.owner, kind="turn", step=f"allocate-{run.hex}",
-            prompt=f"Place {g.name} (engage value {roll.value}, {run.choices[g.name].order}) in "
-                   f"an orbit-sector of hex {run.hex}{': ' + reason if reason else ''}. "
-                   "Earlier picks are shown beside each sector.",
+            prompt=spelled.spell_out(
+                f"Place {g.name} (engage value {roll.value}, {run.choices[g.name].order}) in "
+                f"an orbit-sector of hex {run.hex}{': ' + reason if reason else ''}. "
+                "Earlier picks are shown beside each sector.", set()),  # E-D44
             actions=specs,
             default=self._default_pick(state, run, g))
 
@@ -380,7 +393,9 @@ class FTCampRuleset(RulesetBase):
         # E-D35: the public hex map goes inside the reveal, showing where everything is now
         events = [_public(text, "fleet_orders", data={"contested": list(state.contested),
                                                       "ruling": "E-3"},
-                          image=ImageRef(name="hexmap", viewer=None),
+                          # P-31: drawn as revealed, even if the next round opens now
+                          image=ImageRef(name="hexmap", viewer=None,
+                                         view=view_of(state, None)),
                           embed=shown.fleet_reveal(state, moves, missed))]
         return events + self._next_hex(state, dice)
 
@@ -525,7 +540,8 @@ class FTCampRuleset(RulesetBase):
         layout = ", ".join(f"{n} {s}" for n, s in sorted(run.placements.items()))
         # the hex's sector picture inside the hex's own allocation embed (not the next post)
         events.append(_public(f"Allocation, hex {run.hex}: {layout}", "allocation",
-                              image=ImageRef(name="sector", viewer=None),
+                              image=ImageRef(name="sector", viewer=None,  # P-31
+                                             view=view_of(state, None)),
                               embed=shown.allocation(state, run)))
         conflicts.engage_battles(state, run)
         state.step, state.page = "chase", 1

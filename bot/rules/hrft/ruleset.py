@@ -69,6 +69,16 @@ def options_text(opts: HrftOptions) -> str:
     return ", ".join(parts)
 
 
+
+def _initiative_tie(state: BattleState, order: list[int]) -> str:
+    """H-D48: a tie for the initiative is said where it is decided (H-D14: the lower seat
+    number wins it), never silently."""
+    best = state.initiative[order[0]]
+    tied = [s for s in order if state.initiative[s] == best]
+    if len(tied) < 2:
+        return ""
+    return f" (a tie at {best}: the side with the lower seat number wins it)"
+
 class HrftRuleset(RulesetBase):
     """The ``hrft`` rule set (exported as ``RULESET``)."""
 
@@ -400,7 +410,8 @@ class HrftRuleset(RulesetBase):
                 order = sorted(seats, key=lambda s: (-state.initiative[s], s))  # H-D14
                 lines.append(f"{head}: " + ", ".join(
                     f"{state.seat_name(s)} {state.initiative[s]}" for s in seats)
-                    + f" - {state.seat_name(order[0])} has the initiative.")
+                    + f" - {state.seat_name(order[0])} has the initiative"
+                    + _initiative_tie(state, order) + ".")
             elif sd.kind == "announce":
                 lines.append(head)
             elif sd.kind in ("small", "fire", "repair"):

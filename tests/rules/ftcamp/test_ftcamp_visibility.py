@@ -47,16 +47,17 @@ def test_e_d33_reveal_names_no_craft_and_parts_go_to_owner_and_allies() -> None:
     out = engage(s, {1: {"order:A": "EE", "split:A": "0|1,2"}, 2: {"order:B": "SF"},
                      3: {"order:C": "SF"}}, [1] * 6)
     reveal = next(e for e in out.events if e.kind == "engage_reveal")
-    assert "- A (P1): EE in 2 parts; dice 1, 1 + bonus 1 + thrust 4 = **6**" in reveal.text
+    assert ("- A (P1): EE (Engage) in 2 parts; dice 1, 1 + bonus 1 + thrust 4 = **6**"  # E-D44
+            in reveal.text)
     for hidden in ("Shade", "Lure", decoy):
         assert hidden not in reveal.text and hidden not in str(reveal.data)
     assert reveal.data["choices"]["A"] == {"order": "EE", "parts": 2, "follows": None,
                                            "drop_hold": False}
     mine = parts_for(out.events, 1)
-    assert f"- A: EE in 2 parts [Shade | Lure, {decoy}]" in mine
+    assert f"- A: EE (Engage) in 2 parts [Shade | Lure, {decoy}]" in mine
     assert f"[Shade | Lure, {decoy}]" in parts_for(out.events, 3)  # the ally (E-D16)
     assert "Shade" not in parts_for(out.events, 2) and "- A:" not in parts_for(out.events, 2)
-    assert "- B: SF in 1 part [B-0]" in parts_for(out.events, 2)
+    assert "- B: SF (StandOff) in 1 part [B-0]" in parts_for(out.events, 2)
 
 
 def test_e_d33_a_betrayed_ally_gets_no_parts() -> None:

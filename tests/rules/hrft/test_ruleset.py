@@ -88,6 +88,16 @@ def test_h15_orders_are_sealed_then_revealed_with_screens_and_speed():
     assert [r.kind for r in RULESET.pending(out.state)] == ["open", "open"]
 
 
+def test_h_d48_an_initiative_tie_says_the_lower_seat_wins_it():
+    state, _ = ready_all(battle())
+    orders = {1: {"type": "orders"}, 2: {"type": "orders"}}
+    tied = RULESET.resolve(state, orders, ScriptedDice([4, 4])).events[1].text
+    assert ("Alice 4, Bob 4 - Alice has the initiative (a tie at 4: the side with the lower "
+            "seat number wins it).") in tied
+    clear = RULESET.resolve(state, orders, ScriptedDice([2, 5])).events[1].text
+    assert "Bob has the initiative." in clear and "a tie" not in clear
+
+
 @pytest.mark.parametrize(("order", "message"), [
     ({"1a.thrust": "5"}, "thrust used"),
     ({"1a.thrust": "1", "1a.turn": "P2"}, "needs that much thrust"),
