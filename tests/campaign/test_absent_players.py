@@ -255,3 +255,21 @@ async def test_no_second_notifying_dm_while_the_first_is_unanswered(
     final = {r.edit_of or r.id: r for r in dms_to(rows, BOB)}
     live = [first for first, r in final.items() if r.panel is not None]
     assert live == [bank.id]
+
+
+async def test_a_replaced_seat_starts_afresh(
+    service: CampaignService, db: Database, clock: FakeClock
+) -> None:
+    """P-29: /gm replace hands the seat over not away, with no run of misses."""
+    info = await started(service, ALICE, BOB, reminders="none", away_after="2", target="20")
+    await bob_goes_away(service, clock, info.id)
+    await service.gm_replace(GM, CHANNEL, BOB.user_id, DAVE)
+    assert await missed.away_seats(db, info.id) == set()
+    rows = await db.fetchall("SELECT seat FROM missed_deadlines WHERE campaign_id = ?",
+                             (info.id,))
+    assert rows == []
+    dave = [r for r in dms_to(await outbox(db), DAVE) if r.panel is not None]
+    assert dave and away_text("Dice Cup") not in dave[-1].content
+    # the step waits for Dave with its whole time
+    await alice_plays(service, info.id)
+    assert await service.run_due() == 0
