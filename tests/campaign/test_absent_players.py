@@ -273,3 +273,22 @@ async def test_a_replaced_seat_starts_afresh(
     # the step waits for Dave with its whole time
     await alice_plays(service, info.id)
     assert await service.run_due() == 0
+
+
+async def test_a_click_on_an_old_panel_brings_the_seat_back_and_its_panel_again(
+    service: CampaignService, db: Database, clock: FakeClock
+) -> None:
+    """P-26: any panel action, even on a panel whose step is over (the Panels cog calls
+    ``panel_clicked`` after its holder check); nobody else's click changes anything."""
+    info = await started(service, ALICE, BOB, reminders="none", away_after="2", target="20")
+    await bob_goes_away(service, clock, info.id)
+    await service.panel_clicked(info.id, 1, 2, DAVE.user_id)  # not the holder
+    assert await missed.away_seats(db, info.id) == {2}
+    before = len(dms_to(await outbox(db), BOB))
+    await service.panel_clicked(info.id, 1, 2, BOB.user_id)  # his first, long-closed panel
+    assert await missed.away_seats(db, info.id) == set()
+    rows = await outbox(db)
+    again = dms_to(rows, BOB)[before:]
+    assert again and again[-1].panel == (info.id, await step_no(service), 2)
+    assert away_text("Dice Cup") not in again[-1].content
+    assert "\n".join(channel_texts(rows)).count("Bob is back") == 1
