@@ -500,8 +500,11 @@ class StepEngine(PanelDelivery):
         newly = [s for s in owing if s not in live.owed_seats]
         live.owed_seats = owing
         live.owed = [self._mention(ctx, s) for s in owing]
-        # the owed players are the only ones its post pings (P-34): names in it do not
-        live.owed_users = [u for u in (self._holder(ctx, s) for s in owing) if u is not None]
+        # the owed players are the only ones its post pings (P-34): names in it do not; nor
+        # does it ping an away seat's player (P-26: told once, their defaults come at once)
+        away = await missed.away_seats(tx, row.id)
+        live.owed_users = [u for u in (self._holder(ctx, s) for s in owing if s not in away)
+                           if u is not None]
         dl = await timers.get(tx, row.id, row.step_no)
         live.deadline = dl.due_at if dl is not None and dl.status == "open" else None
         return newly

@@ -292,3 +292,18 @@ async def test_a_click_on_an_old_panel_brings_the_seat_back_and_its_panel_again(
     assert again.panel == (info.id, await step_no(service), 2)
     assert away_text("Dice Cup") not in again.content
     assert "\n".join(channel_texts(rows)).count("Bob is back") == 1
+
+
+async def test_the_tracker_pings_no_away_seat(
+    service: CampaignService, db: Database, clock: FakeClock
+) -> None:
+    """P-26 with P-34: a step owed by Alice and away Bob pings Alice only."""
+    info = await started(service, ALICE, BOB, reminders="none", away_after="2", target="20")
+    await bob_goes_away(service, clock, info.id)
+    await alice_plays(service, info.id)  # her guess; Bob's at once; her bank turn; ...
+    await service.run_due()
+    await alice_plays(service, info.id)
+    await service.run_due()  # Bob's bank turn at once; a new guess for both
+    trackers = [r for r in await outbox(db) if r.kind == "channel" and r.edit_of is None
+                and r.content.startswith("**Dice Cup**: Guess")]
+    assert trackers and trackers[-1].mentions == [ALICE.user_id]
