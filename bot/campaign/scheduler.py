@@ -211,16 +211,20 @@ class Scheduler(StepEngine):
             in_row = await missed.count(tx, ctx.row.id, seat)
             gone = bool(away_after and in_row >= away_after
                         and await missed.set_away(tx, ctx.row.id, seat))
+            p = ctx.player(seat)
+            # what the GM can do: a vacant seat (kicked) is only for someone to take over
+            tools = ("/gm replace gives the seat to another member; /gm kick frees it."
+                     if p is not None and p.active else
+                     "/gm replace gives the seat to another member.")
             if gone:
                 went.append(seat)
                 notes.append(
                     f"{ctx.name(seat)} has missed {plural(in_row, 'deadline')} in a row and is "
-                    "now away: their moves take the default at once until they act again. "
-                    "/gm replace gives the seat to another member; /gm kick frees it.")
+                    f"now away: their moves take the default at once until they act again. {tools}")
             elif limit and in_row == limit:
                 notes.append(
                     f"Warning: {ctx.name(seat)} has missed {plural(in_row, 'deadline')} in a row. "
-                    "/gm replace gives the seat to another member; /gm kick frees it.")
+                    f"{tools}")
             told_now = in_row == 1 or gone or (limit and in_row == limit)
             (now_lines if told_now else later).append(line)
         if stuck:

@@ -307,3 +307,18 @@ async def test_the_tracker_pings_no_away_seat(
     trackers = [r for r in await outbox(db) if r.kind == "channel" and r.edit_of is None
                 and r.content.startswith("**Dice Cup**: Guess")]
     assert trackers and trackers[-1].mentions == [ALICE.user_id]
+
+
+async def test_a_freed_seat_goes_away_and_stalls_nothing(
+    service: CampaignService, db: Database, clock: FakeClock
+) -> None:
+    """P-29: a kicked (vacant) seat misses deadlines like any other and goes away; the GM's
+    note offers /gm replace only (the seat is free already)."""
+    info = await started(service, ALICE, BOB, reminders="none", away_after="2", target="20")
+    await service.gm_kick(GM, CHANNEL, BOB.user_id)
+    await bob_goes_away(service, clock, info.id)
+    assert await missed.away_seats(db, info.id) == {2}
+    [note] = [n for n in gm_dms(await outbox(db)) if "now away" in n]
+    assert "/gm replace" in note and "/gm kick" not in note
+    await alice_plays(service, info.id)
+    assert await service.run_due() == 1  # the vacant seat's guess at once
