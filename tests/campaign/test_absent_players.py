@@ -70,6 +70,7 @@ async def test_away_after_n_misses_takes_defaults_at_once_and_is_said_once(
                          missed_warning="0", target="20")
     await bob_goes_away(service, clock, info.id)
     assert await missed.away_seats(db, info.id) == {2}
+    assert (await service.status(CHANNEL, ALICE.user_id)).away == ["Bob"]
     rows = await outbox(db)
     # the GM: the first miss, then the seat going away with what to do; nothing else
     notes = gm_dms(rows)

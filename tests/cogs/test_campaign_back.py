@@ -22,6 +22,8 @@ async def test_campaign_back_after_going_away(world: World) -> None:
     gm = "\n".join(dm_texts(w.gm))
     assert "bob has missed 1 deadline in a row and is now away" in gm
     assert "/gm replace" in gm and "/gm kick" in gm
+    status = await w.alice.slash(w.chan, "campaign status")
+    assert "Away (their moves take the default at once): bob" in status.response.content
     # carol holds no seat: refused, privately, and the channel hears nothing
     before = len(texts(w.chan))
     refused = await w.carol.slash(w.chan, "campaign back")
