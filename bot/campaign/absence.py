@@ -61,8 +61,8 @@ class Absence(StepEngine):
             return False
         await missed.clear(tx, ctx.row.id, [seat])
         await panels.touch(tx, ctx.row.id, seat, user_id, fx.now)
-        fx.channel(ctx, back_text(ctx.name(seat)))
         mail = Mail()
+        mail.line(back_text(ctx.name(seat)))  # in the step's tracker
         reqs = ctx.requests_of(seat)[:1]
         if again and reqs and ctx.row.status == "running":
             dl = await timers.get(tx, ctx.row.id, ctx.row.step_no)

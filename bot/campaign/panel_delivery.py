@@ -174,7 +174,5 @@ class PanelDelivery(ServiceCore):
 
     async def _seat_active(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
                            user_id: int) -> None:
-        """The holder submitted or chose on a panel just now: an away seat is back (P-26)."""
+        """The holder submitted or chose on a panel just now."""
         await panels.touch(tx, ctx.row.id, seat, user_id, fx.now)
-        if await missed.clear(tx, ctx.row.id, [seat]):
-            fx.channel(ctx, back_text(ctx.name(seat)))

@@ -270,11 +270,10 @@ class Scheduler(StepEngine):
         """P-26: the channel says once that the seats are away; each one's open panel is
         given again with the line saying how to come back (an edit: no new DM for it), and
         a step that now waits only for away seats takes their defaults at once."""
-        for seat in seats:
-            fx.channel(ctx, f"{ctx.name(seat)} is away: they missed several deadlines in a "
-                            "row, so their moves take the default at once until they act "
-                            "again.")
         mail = Mail()
+        for seat in seats:  # a post (not a tracker line): the table must see it
+            mail.post(f"{ctx.name(seat)} is away: they missed several deadlines in a row, so "
+                      "their moves take the default at once until they act again.")
         name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
         for seat in seats:
             for req in ctx.requests_of(seat)[:1]:
