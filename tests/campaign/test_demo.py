@@ -184,6 +184,7 @@ async def test_one_absent_player_neither_drowns_the_gm_nor_stalls_the_game(
     assert result.gm_posts <= 5
     assert result.turns >= 20 and result.dms["Bob"] / result.turns <= 1.5
     assert result.away == ["Bob"]
+    assert result.most_panels["Bob"] == 1  # never two panels waiting for him (P-28)
     assert (result.ended - result.started).days < 30  # 166 days before
     summary = result.summary()
     assert f"DMs to the GM: {result.gm_posts}" in summary
