@@ -242,6 +242,8 @@ def render_status(status: CampaignStatus) -> str:
         lines.append(f"Deadline: {timestamp(status.deadline)}")
     if status.seats:
         lines.append("Seats: " + ", ".join(f"{s.seat}. {s.name}" for s in status.seats))
+    if status.away:
+        lines.append("Away (their moves take the default at once): " + ", ".join(status.away))
     if status.text:
         lines.append(status.text)
     return clip("\n".join(lines))

@@ -122,12 +122,16 @@ async def admit(item: Admitted, interaction: discord.Interaction) -> bool:
 async def load_panel(interaction: discord.Interaction, key: PanelKey) -> Panel:
     """The panel behind a component, for its seat's holder only; a step that is over gets the
     stale-panel answer (after the holder check, so it tells a stranger nothing)."""
+    service = service_of(interaction)
     try:
-        return await service_of(interaction).panel(
-            key.campaign_id, key.step_no, key.seat, interaction.user.id
-        )
+        panel = await service.panel(key.campaign_id, key.step_no, key.seat, interaction.user.id)
     except InvalidState as error:
+        # the holder clicked (the check passed): an away seat is back (P-26)
+        await service.panel_clicked(key.campaign_id, key.step_no, key.seat,
+                                    interaction.user.id)
         raise InvalidState(STALE) from error
+    await service.panel_clicked(key.campaign_id, key.step_no, key.seat, interaction.user.id)
+    return panel
 
 
 async def run_component(

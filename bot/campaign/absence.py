@@ -26,21 +26,48 @@ class Absence(StepEngine):
             p = ctx.seat_of(actor.user_id)
             if p is None:
                 raise PermissionDenied(f"You hold no seat in **{ctx.row.name}**.")
-            if p.seat not in await missed.away_seats(tx, ctx.row.id):
+            if not await self._back(tx, ctx, fx, p.seat, actor.user_id):
                 return (f"You are not away in **{ctx.row.name}**: the game already waits "
                         "for your moves. Nothing changed.")
-            await missed.clear(tx, ctx.row.id, [p.seat])
-            await panels.touch(tx, ctx.row.id, p.seat, actor.user_id, fx.now)
-            fx.channel(ctx, back_text(ctx.name(p.seat)))
-            mail = Mail()
-            reqs = ctx.requests_of(p.seat)[:1]
-            if reqs and ctx.row.status == "running":
-                dl = await timers.get(tx, ctx.row.id, ctx.row.step_no)
-                due = self._at(dl.due_at) if dl is not None and dl.status == "open" else None
-                name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
-                mail.panel(p.seat, messages.panel_line(ctx.row.name, name, reqs[0].prompt, due))
-            await self._flush(tx, ctx, fx, mail)
             return (f"Welcome back to **{ctx.row.name}**: your moves wait for you again. "
                     "Use /orders for your panels.")
 
         return await self._in_channel(channel_id, run)
+
+    async def panel_clicked(self, campaign_id: int, step_no: int, seat: int,
+                            user_id: int) -> None:
+        """A click of the seat's holder on one of its panels, even one whose step is over:
+        an away seat is back (P-26: any panel action). Call it only after the holder check
+        (``panel(..., user_id)``); anyone else changes nothing. A click on the open step's
+        panel leaves that message to the click's own answer; after a click on an older one
+        the open panel comes again."""
+        if seat not in await missed.away_seats(self.db, campaign_id):
+            return  # the usual case: nothing to write
+
+        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+            p = ctx.player(seat)
+            if p is not None and p.active and p.user_id == user_id:
+                await self._back(tx, ctx, fx, seat, user_id,
+                                 again=step_no != ctx.row.step_no)
+
+        await self._mutate(campaign_id, run)
+
+    async def _back(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int,
+                    again: bool = True) -> bool:
+        """Ends the seat's away state (False: it was not away, nothing changed): said in the
+        channel, and (``again``) its open panel given again without the away line."""
+        if ctx.row.status not in ("running", "paused") or seat not in await missed.away_seats(
+                tx, ctx.row.id):
+            return False
+        await missed.clear(tx, ctx.row.id, [seat])
+        await panels.touch(tx, ctx.row.id, seat, user_id, fx.now)
+        mail = Mail()
+        mail.line(back_text(ctx.name(seat)))  # in the step's tracker
+        reqs = ctx.requests_of(seat)[:1]
+        if again and reqs and ctx.row.status == "running":
+            dl = await timers.get(tx, ctx.row.id, ctx.row.step_no)
+            due = self._at(dl.due_at) if dl is not None and dl.status == "open" else None
+            name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
+            mail.panel(seat, messages.panel_line(ctx.row.name, name, reqs[0].prompt, due))
+        await self._flush(tx, ctx, fx, mail)
+        return True

@@ -88,6 +88,8 @@ class DemoResult:
     turns: int = 0  # game turns (or rounds) played, when the rule set counts them
     pace: str = "instant"
     away: list[str] = field(default_factory=list)  # seats away (P-26) when the demo ended
+    # per player, the most DM messages showing a panel at one time (P-28)
+    most_panels: dict[str, int] = field(default_factory=dict)
     images: list[str] = field(default_factory=list)
     # new channel posts per (channel, turn) of the campaign posting, and the (channel, turn)
     # pairs in which a battle was fought (an HRFT turn, an Orbits turn with a battle phase)
@@ -187,6 +189,7 @@ class Transcript:
         self._shown: dict[int, str] = {}
         self._earlier: dict[int, list[str]] = {}
         self._images: dict[int, list[str]] = {}  # outbox id of a post -> its picture files
+        self._panels: dict[str, set[int]] = {}  # per player: messages showing a panel
 
     def _readable(self, text: str) -> str:
         text = _MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
@@ -210,6 +213,8 @@ class Transcript:
             files: list[tuple[str, bytes]]) -> None:
         if message.kind == "dm" and message.panel is not None and message.user_id != GM_USER_ID:
             self.result.panels_asked += 1
+        if message.kind == "dm" and message.user_id != GM_USER_ID:
+            self._count_panels(message)
         if message.edit_of is not None and message.edit_of in self._placed:
             # the transcript shows each edited message in its final form, where it was posted;
             # under a DM, what it showed before (its earlier panels: none is lost)
@@ -238,6 +243,18 @@ class Transcript:
         self._placed[message.id] = (page, len(lines))  # an edit rewrites this entry
         self._shown[message.id] = self._gist(message, panel_note)
         lines += [self._body(message, panel_note, files, message.id), "", "---", ""]
+
+    def _count_panels(self, message: OutboxMessage) -> None:
+        """Which of the player's DM messages show a panel now (an edit without one takes
+        it off); the most at one time goes into the result."""
+        name = self.names.get(message.user_id or 0, f"user {message.user_id}")
+        live = self._panels.setdefault(name, set())
+        first = message.edit_of or message.id
+        if message.panel is not None:
+            live.add(first)
+        else:
+            live.discard(first)
+        self.result.most_panels[name] = max(self.result.most_panels.get(name, 0), len(live))
 
     def _gist(self, message: OutboxMessage, panel_note: str) -> str:
         """A DM version in one line, for the list under its final form."""

@@ -18,7 +18,7 @@ from bot.campaign.war_seats import WarSeats
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome, Request
 from storage import events as event_log
-from storage import players, timers, turns
+from storage import missed, players, timers, turns
 from storage.db import Tx
 
 HOUR = 3600.0
@@ -104,7 +104,8 @@ class GmTools(LinkUndo, WarSeats):  # P-13, P-14, P-21
                 raise InvalidState("The campaign is paused; resume it first (/gm resume).")
             if not ctx.pending:
                 raise InvalidState("No step is open.")
-            await self._force_defaults(tx, ctx, fx, strict=True)
+            away = frozenset(await missed.away_seats(tx, ctx.row.id))  # said as such (P-26)
+            await self._force_defaults(tx, ctx, fx, strict=True, away=away)
 
         await self._in_channel(channel_id, run)
 

@@ -12,7 +12,7 @@ from bot.campaign.steps import Mail, StepEngine
 from bot.errors import InvalidInput, InvalidState, NotFound
 from bot.rules import registry
 from bot.rules.base import Seat
-from storage import campaigns, listing, players, timers
+from storage import campaigns, listing, missed, players, timers
 from storage.db import Tx
 
 MAX_NAME = 80
@@ -195,6 +195,8 @@ class Lifecycle(StepEngine):
             paused=row.status == "paused", step_no=row.step_no, text=text, pending=pending,
             deadline=deadline, seats=[seat_info(p) for p in seats],
             end_reason=row.end_reason if row.status == "ended" else None,
+            away=[ctx.name(s) for s in sorted(await missed.away_seats(self.db, row.id))]
+            if row.status in ("running", "paused") else [],
         )
 
     async def list_campaigns(self, guild_id: int, *, finished: bool = False

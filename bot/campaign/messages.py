@@ -76,19 +76,17 @@ def default_line(name: str, request: Any, drafted: bool = False, away: bool = Fa
     """A default taken at the deadline, said as such (never the content of sealed orders);
     ``drafted``: what the seat had saved in its panel was taken instead of the default;
     ``away``: the seat is away (P-26), so it was taken at once, not at a deadline."""
-    if away:
-        return default_line(name, request, drafted).replace(
-            f"{name} missed the deadline:", f"{name} is away:", 1)
+    who = f"{name} is away" if away else f"{name} missed the deadline"
     if request.kind == "sealed":
         if drafted:
-            return f"{name} missed the deadline: the choices saved in their panel were used."
-        return f"{name} missed the deadline: default orders were used."
+            return f"{who}: the choices saved in their panel were used."
+        return f"{who}: default orders were used."
     action = (request.default or {}).get("type")
     label = next((a.label for a in request.actions if a.type == action), "the default")
     label = label[:1].lower() + label[1:]  # "Pass" -> "pass"; "Orbit C" keeps its C
     if drafted:
-        return f"{name} missed the deadline: {label}, as saved in their panel."
-    return f"{name} missed the deadline: {label} by default."
+        return f"{who}: {label}, as saved in their panel."
+    return f"{who}: {label} by default."
 
 
 def default_event_line(name: str, event_text: str, drafted: bool = False,

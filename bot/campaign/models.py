@@ -113,6 +113,7 @@ class CampaignStatus:
     deadline: datetime | None
     seats: list[SeatInfo]
     end_reason: str | None = None  # ended: who won or why it ended, in plain words
+    away: list[str] = field(default_factory=list)  # names of the away seats (P-26)
 
 
 @dataclass(frozen=True)

@@ -127,8 +127,9 @@ class PanelDelivery(ServiceCore):
             await post(dm(news[0], pictures=files[:MAX_PICTURES], edit_of=outbox_id))
             await news_then_panel([], [])
             return
-        await news_then_panel(news, files)
+        # the old message says it moved first: never two panels at once (P-28)
         await post(dm(moved_text(row.name), edit_of=outbox_id))
+        await news_then_panel(news, files)
 
     async def _panel_message(
         self, tx: Tx, ctx: Ctx, seat: int, user_id: int
@@ -151,13 +152,13 @@ class PanelDelivery(ServiceCore):
         (P-28: never two panels waiting in the holder's DMs)."""
         fx.wake = True  # enqueued here, not through fx.messages: the dispatcher must look
         old = await self._panel_message(tx, ctx, seat, user_id)
-        new = await outbox_repo.enqueue_one(tx, NewMessage(
-            ctx.row.id, "dm", text, user_id=user_id, panel=(ctx.row.id, step_no, seat)),
-            fx.now)
-        if old is not None:
+        if old is not None:  # first, so that no two panels show at once
             await outbox_repo.enqueue_one(tx, NewMessage(
                 ctx.row.id, "dm", moved_text(ctx.row.name), user_id=user_id, edit_of=old[0]),
                 fx.now)
+        new = await outbox_repo.enqueue_one(tx, NewMessage(
+            ctx.row.id, "dm", text, user_id=user_id, panel=(ctx.row.id, step_no, seat)),
+            fx.now)
         await panels.shown(tx, ctx.row.id, seat, user_id, new, step_no)
         await panels.notified(tx, ctx.row.id, seat, user_id, fx.now)
 
@@ -177,7 +178,5 @@ class PanelDelivery(ServiceCore):
 
     async def _seat_active(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
                            user_id: int) -> None:
-        """The holder submitted or chose on a panel just now: an away seat is back (P-26)."""
+        """The holder submitted or chose on a panel just now."""
         await panels.touch(tx, ctx.row.id, seat, user_id, fx.now)
-        if await missed.clear(tx, ctx.row.id, [seat]):
-            fx.channel(ctx, back_text(ctx.name(seat)))

@@ -211,16 +211,20 @@ class Scheduler(StepEngine):
             in_row = await missed.count(tx, ctx.row.id, seat)
             gone = bool(away_after and in_row >= away_after
                         and await missed.set_away(tx, ctx.row.id, seat))
+            p = ctx.player(seat)
+            # what the GM can do: a vacant seat (kicked) is only for someone to take over
+            tools = ("/gm replace gives the seat to another member; /gm kick frees it."
+                     if p is not None and p.active else
+                     "/gm replace gives the seat to another member.")
             if gone:
                 went.append(seat)
                 notes.append(
                     f"{ctx.name(seat)} has missed {plural(in_row, 'deadline')} in a row and is "
-                    "now away: their moves take the default at once until they act again. "
-                    "/gm replace gives the seat to another member; /gm kick frees it.")
+                    f"now away: their moves take the default at once until they act again. {tools}")
             elif limit and in_row == limit:
                 notes.append(
                     f"Warning: {ctx.name(seat)} has missed {plural(in_row, 'deadline')} in a row. "
-                    "/gm replace gives the seat to another member; /gm kick frees it.")
+                    f"{tools}")
             told_now = in_row == 1 or gone or (limit and in_row == limit)
             (now_lines if told_now else later).append(line)
         if stuck:
@@ -266,11 +270,10 @@ class Scheduler(StepEngine):
         """P-26: the channel says once that the seats are away; each one's open panel is
         given again with the line saying how to come back (an edit: no new DM for it), and
         a step that now waits only for away seats takes their defaults at once."""
-        for seat in seats:
-            fx.channel(ctx, f"{ctx.name(seat)} is away: they missed several deadlines in a "
-                            "row, so their moves take the default at once until they act "
-                            "again.")
         mail = Mail()
+        for seat in seats:  # a post (not a tracker line): the table must see it
+            mail.post(f"{ctx.name(seat)} is away: they missed several deadlines in a row, so "
+                      "their moves take the default at once until they act again.")
         name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
         for seat in seats:
             for req in ctx.requests_of(seat)[:1]:

@@ -427,7 +427,7 @@ class StepEngine(PanelDelivery):
         fx.wake = True
         if mail.acted:
             for seat in await missed.clear(tx, row.id, sorted(mail.acted)):
-                fx.channel(ctx, back_text(ctx.name(seat)))  # they are here after all
+                mail.line(back_text(ctx.name(seat)))  # they are here after all
         await self._flush_public(tx, ctx, fx, mail)
         away = await missed.away_seats(tx, row.id)
         for seat in sorted(set(mail.seats) | set(mail.panels) | set(mail.defaults)):
@@ -449,6 +449,16 @@ class StepEngine(PanelDelivery):
                 messages.split("\n".join(texts)) if texts else [], mail.files.get(seat, []),
                 panel)
         await self._hurry_away(tx, ctx, fx, away)
+
+    async def _seat_active(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
+                           user_id: int) -> None:
+        """The holder submitted or chose on a panel just now: an away seat is back (P-26),
+        said in the step's tracker."""
+        await super()._seat_active(tx, ctx, fx, seat, user_id)
+        if await missed.clear(tx, ctx.row.id, [seat]):
+            mail = Mail()
+            mail.line(back_text(ctx.name(seat)))
+            await self._flush(tx, ctx, fx, mail)
 
     async def _hurry_away(self, tx: Tx, ctx: Ctx, fx: Effects, away: set[int]) -> None:
         """P-26: a step that now waits only for away seats (each with a default) takes their
@@ -590,8 +600,11 @@ class StepEngine(PanelDelivery):
         newly = [s for s in owing if s not in live.owed_seats]
         live.owed_seats = owing
         live.owed = [self._mention(ctx, s) for s in owing]
-        # the owed players are the only ones its post pings (P-34): names in it do not
-        live.owed_users = [u for u in (self._holder(ctx, s) for s in owing) if u is not None]
+        # the owed players are the only ones its post pings (P-34): names in it do not; nor
+        # does it ping an away seat's player (P-26: told once, their defaults come at once)
+        away = await missed.away_seats(tx, row.id)
+        live.owed_users = [u for u in (self._holder(ctx, s) for s in owing if s not in away)
+                           if u is not None]
         dl = await timers.get(tx, row.id, row.step_no)
         live.deadline = dl.due_at if dl is not None and dl.status == "open" else None
         live.waits = await self._thread_wait(tx, ctx)

@@ -70,6 +70,7 @@ async def test_away_after_n_misses_takes_defaults_at_once_and_is_said_once(
                          missed_warning="0", target="20")
     await bob_goes_away(service, clock, info.id)
     assert await missed.away_seats(db, info.id) == {2}
+    assert (await service.status(CHANNEL, ALICE.user_id)).away == ["Bob"]
     rows = await outbox(db)
     # the GM: the first miss, then the seat going away with what to do; nothing else
     notes = gm_dms(rows)
@@ -255,3 +256,70 @@ async def test_no_second_notifying_dm_while_the_first_is_unanswered(
     final = {r.edit_of or r.id: r for r in dms_to(rows, BOB)}
     live = [first for first, r in final.items() if r.panel is not None]
     assert live == [bank.id]
+
+
+async def test_a_replaced_seat_starts_afresh(
+    service: CampaignService, db: Database, clock: FakeClock
+) -> None:
+    """P-29: /gm replace hands the seat over not away, with no run of misses."""
+    info = await started(service, ALICE, BOB, reminders="none", away_after="2", target="20")
+    await bob_goes_away(service, clock, info.id)
+    await service.gm_replace(GM, CHANNEL, BOB.user_id, DAVE)
+    assert await missed.away_seats(db, info.id) == set()
+    rows = await db.fetchall("SELECT seat FROM missed_deadlines WHERE campaign_id = ?",
+                             (info.id,))
+    assert rows == []
+    dave = [r for r in dms_to(await outbox(db), DAVE) if r.panel is not None]
+    assert dave and away_text("Dice Cup") not in dave[-1].content
+    # the step waits for Dave with its whole time
+    await alice_plays(service, info.id)
+    assert await service.run_due() == 0
+
+
+async def test_a_click_on_an_old_panel_brings_the_seat_back_and_its_panel_again(
+    service: CampaignService, db: Database, clock: FakeClock
+) -> None:
+    """P-26: any panel action, even on a panel whose step is over (the Panels cog calls
+    ``panel_clicked`` after its holder check); nobody else's click changes anything."""
+    info = await started(service, ALICE, BOB, reminders="none", away_after="2", target="20")
+    await bob_goes_away(service, clock, info.id)
+    await service.panel_clicked(info.id, 1, 2, DAVE.user_id)  # not the holder
+    assert await missed.away_seats(db, info.id) == {2}
+    assert away_text("Dice Cup") in dms_to(await outbox(db), BOB)[-1].content
+    await service.panel_clicked(info.id, 1, 2, BOB.user_id)  # his first, long-closed panel
+    assert await missed.away_seats(db, info.id) == set()
+    rows = await outbox(db)
+    again = dms_to(rows, BOB)[-1]  # (an unsent edit is replaced by the newer one)
+    assert again.panel == (info.id, await step_no(service), 2)
+    assert away_text("Dice Cup") not in again.content
+    assert "\n".join(channel_texts(rows)).count("Bob is back") == 1
+
+
+async def test_the_tracker_pings_no_away_seat(
+    service: CampaignService, db: Database, clock: FakeClock
+) -> None:
+    """P-26 with P-34: a step owed by Alice and away Bob pings Alice only."""
+    info = await started(service, ALICE, BOB, reminders="none", away_after="2", target="20")
+    await bob_goes_away(service, clock, info.id)
+    await alice_plays(service, info.id)  # her guess; Bob's at once; her bank turn; ...
+    await service.run_due()
+    await alice_plays(service, info.id)
+    await service.run_due()  # Bob's bank turn at once; a new guess for both
+    trackers = [r for r in await outbox(db) if r.kind == "channel" and r.edit_of is None
+                and r.content.startswith("**Dice Cup**: Guess")]
+    assert trackers and trackers[-1].mentions == [ALICE.user_id]
+
+
+async def test_a_freed_seat_goes_away_and_stalls_nothing(
+    service: CampaignService, db: Database, clock: FakeClock
+) -> None:
+    """P-29: a kicked (vacant) seat misses deadlines like any other and goes away; the GM's
+    note offers /gm replace only (the seat is free already)."""
+    info = await started(service, ALICE, BOB, reminders="none", away_after="2", target="20")
+    await service.gm_kick(GM, CHANNEL, BOB.user_id)
+    await bob_goes_away(service, clock, info.id)
+    assert await missed.away_seats(db, info.id) == {2}
+    [note] = [n for n in gm_dms(await outbox(db)) if "now away" in n]
+    assert "/gm replace" in note and "/gm kick" not in note
+    await alice_plays(service, info.id)
+    assert await service.run_due() == 1  # the vacant seat's guess at once

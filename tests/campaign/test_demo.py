@@ -153,3 +153,41 @@ async def test_builtin_rule_set_demo_plays_to_the_end(name: str, tmp_path: Path)
     assert result.actions > 0 and result.channel_posts > 0
     assert (out / "channel.md").exists() and (out / "summary.md").exists()
     assert all((out / image).read_bytes().startswith(PNG_MAGIC) for image in result.images)
+
+
+async def test_human_pace_answers_after_seeded_delays_so_panels_go_idle(tmp_path: Path) -> None:
+    """--pace human: each answer comes minutes to most of a deadline after its panel, the
+    same for the same seed; idle players get their next panel as a new DM (P-1)."""
+    instant = await run_demo("guess", tmp_path / "i", seed=6, players=3)
+    human = await run_demo("guess", tmp_path / "h", seed=6, players=3, pace="human")
+    again = await run_demo("guess", tmp_path / "a", seed=6, players=3, pace="human")
+    assert human.finished and human.answer_waits > 0
+    assert again.actions == human.actions and again.ended == human.ended
+    assert (tmp_path / "h" / "dm-bob.md").read_text() == (tmp_path / "a" / "dm-bob.md").read_text()
+    assert human.ended - human.started > instant.ended - instant.started
+    assert sum(human.dms.values()) > sum(instant.dms.values())
+    summary = human.summary()
+    assert "Pace: human" in summary and "times to a player's answer" in summary
+    assert "New DMs per player per game turn: Alice " in summary
+    with pytest.raises(InvalidInput, match="--pace is one of instant, human"):
+        await run_demo("guess", tmp_path / "x", pace="lazy")
+
+
+async def test_one_absent_player_neither_drowns_the_gm_nor_stalls_the_game(
+    tmp_path: Path,
+) -> None:
+    """Issue 15, item 4's targets on `demo orbits --players 3 --seed 7 --absent 2`: at most 5
+    DMs to the GM (83 before) and at most 1.5 new DMs per game turn to Bob (9.4 before);
+    Bob is away after three misses and the game no longer waits out his deadlines."""
+    result = await run_demo("orbits", tmp_path / "o", seed=7, players=3, absent={2})
+    assert result.finished
+    assert result.gm_posts <= 5
+    assert result.turns >= 20 and result.dms["Bob"] / result.turns <= 1.5
+    assert result.away == ["Bob"]
+    assert result.most_panels["Bob"] == 1  # never two panels waiting for him (P-28)
+    assert (result.ended - result.started).days < 30  # 166 days before
+    summary = result.summary()
+    assert f"DMs to the GM: {result.gm_posts}" in summary
+    assert "Away seats at the end: Bob." in summary
+    channel = (tmp_path / "o" / "channel.md").read_text()
+    assert channel.count("Bob is away: they missed several deadlines") == 1

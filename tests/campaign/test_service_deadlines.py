@@ -46,8 +46,9 @@ async def test_reminders_once_per_offset_only_to_those_who_owe_then_defaults(
     # the reminder carries the panel; the panel message it replaces says so (P-28: never
     # two panels waiting unanswered in one player's DMs)
     bob = dms_to(rows, BOB)
-    assert [r.panel for r in bob if r.edit_of is None][-1] == (info.id, 1, 2)
-    assert bob[-1].edit_of == bob[0].id and bob[-1].panel is None
+    assert bob[-1].panel == (info.id, 1, 2) and bob[-1].edit_of is None
+    [moved] = [r for r in bob if r.edit_of == bob[0].id]
+    assert moved.panel is None and moved.id < bob[-1].id  # said first: never two panels
     clock.advance(11)
     assert await service.run_due() == 1
     clock.advance(1)

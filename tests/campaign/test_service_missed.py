@@ -1,6 +1,6 @@
 """Defaults in the open (issue 10.3): a default taken at a deadline is said as such in the
-step's tracker, the GM hears of every missed deadline and is warned after ``missed_warning``
-in a row; a seat that acts again starts from zero."""
+step's tracker, the GM hears of missed deadlines (at once or in the digest, P-25) and is
+warned after ``missed_warning`` in a row; a seat that acts again starts from zero."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ holds no seat is refused and nothing reaches the channel."""
 
 from __future__ import annotations
 
-from tests.cogs.simworld import World, dm_texts, texts
+from tests.cogs.simworld import World, dm_texts, last_panel, select_id, texts
 from tests.cogs.test_cog_lifecycle import guess, open_campaign
 
 
@@ -22,6 +22,8 @@ async def test_campaign_back_after_going_away(world: World) -> None:
     gm = "\n".join(dm_texts(w.gm))
     assert "bob has missed 1 deadline in a row and is now away" in gm
     assert "/gm replace" in gm and "/gm kick" in gm
+    status = await w.alice.slash(w.chan, "campaign status")
+    assert "Away (their moves take the default at once): bob" in status.response.content
     # carol holds no seat: refused, privately, and the channel hears nothing
     before = len(texts(w.chan))
     refused = await w.carol.slash(w.chan, "campaign back")
@@ -34,3 +36,24 @@ async def test_campaign_back_after_going_away(world: World) -> None:
     assert back.ephemeral and "Welcome back to **Dice Cup**" in back.response.content
     await w.env.settle()
     assert any("bob is back" in t for t in texts(w.chan))
+
+
+async def test_any_panel_action_brings_an_away_seat_back(world: World) -> None:
+    w = world
+    await open_campaign(w)
+    await w.gm.slash(w.chan, "campaign settings", key="away_after", value="1")
+    await w.gm.slash(w.chan, "campaign start")
+    await w.env.settle()
+    await guess(w, "alice", "3")
+    await w.env.advance_time(48 * 3600 + 5)  # bob misses the guess: away after one
+    await w.env.settle()
+    # alice's bank turn, then bob's (his default at once), then a new guess for both
+    alice_panel = last_panel(w.alice)
+    await w.alice.user.click(alice_panel, label="Pass")
+    await w.env.settle()
+    assert not any("bob is back" in t for t in texts(w.chan))
+    panel = last_panel(w.bob)
+    assert "You are away from **Dice Cup**" in panel.content
+    await w.bob.user.select(panel, ["4"], custom_id=select_id(panel))  # a choice, no submit
+    await w.env.settle()
+    assert sum("bob is back" in t for t in texts(w.chan)) == 1
