@@ -50,7 +50,12 @@ def linked_by_rules(parent: CampaignRow, child: CampaignRow) -> bool:
     threads, and the thread names one of its battles (what ``open_battle`` alone makes)."""
     return (parent.parent_id is None and parent.guild_id == child.guild_id
             and bool(child.parent_ref) and child.parent_id == parent.id
-            and registry.get(parent.ruleset).takes_battle_results)
+            and takes_battles(parent.ruleset))
+
+
+def takes_battles(ruleset: str) -> bool:
+    """The rule set fights battles in threads (a rule set no longer installed: no)."""
+    return ruleset in registry.names() and registry.get(ruleset).takes_battle_results
 
 
 class Links(ServiceCore):
@@ -62,7 +67,7 @@ class Links(ServiceCore):
         live = await listing.live_in_guild(self.db, guild_id)
         ended = await listing.ended_in_guild(self.db, guild_id, MAX_ENDED_PARENTS)
         return [campaign_info(h, h.seats) for h in [*live, *reversed(ended)]
-                if h.parent_id is None and registry.get(h.ruleset).takes_battle_results
+                if h.parent_id is None and takes_battles(h.ruleset)
                 and (actor.is_admin or h.gm_user_id == actor.user_id)]
 
     async def parent_id(self, actor: Actor, guild_id: int, typed: str) -> int:
