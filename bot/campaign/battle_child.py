@@ -23,4 +23,9 @@ def linked_by_rules(parent: CampaignRow, child: CampaignRow) -> bool:
     threads, and the thread names one of its battles (what ``open_battle`` alone makes)."""
     return (parent.parent_id is None and parent.guild_id == child.guild_id
             and bool(child.parent_ref) and child.parent_id == parent.id
-            and registry.get(parent.ruleset).takes_battle_results)
+            and takes_battles(parent.ruleset))
+
+
+def takes_battles(ruleset: str) -> bool:
+    """The rule set fights battles in threads (a rule set no longer installed: no)."""
+    return ruleset in registry.names() and registry.get(ruleset).takes_battle_results

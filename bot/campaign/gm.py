@@ -184,19 +184,25 @@ class GmTools(LinkUndo, WarSeats):  # P-13, P-14, P-21
             await self._open_step(tx, ctx, fx, Mail())
             await turns.replace_submissions(tx, row.id, row.step_no, kept, fx.now)
             ctx.submitted = dict(kept)
-            if kept:  # P-23: revealed by the undone resolution: they stand as given
-                who = _names([ctx.name(s) for s in sorted(kept)])
+            # P-23: revealed by the undone resolution, the players' orders stand as given
+            # (the GM's own never lock: the GM sees every order anyway)
+            locked = sorted(s for s in kept if s != GM_SEAT)
+            if locked:
+                who = _names([ctx.name(s) for s in locked])
                 fx.events.append(order_locks.mark(
-                    ctx, order_locks.LOCKED, sorted(kept), fx.now,
+                    ctx, order_locks.LOCKED, locked, fx.now,
                     f"Orders back in after the undo, locked: {who}."))
             dl = await timers.get(tx, row.id, row.step_no)
             deadline = self._at(dl.due_at) if dl is not None and dl.status == "open" else None
-            text = undo_text(ctx, undone, deadline, again)
+            text = undo_text(ctx, undone, deadline, again, locked)
             mail = Mail(public=[text])
             for req in ctx.pending:
-                if req.seat in kept:
+                if req.seat in locked:
                     ask = ("Your orders from before are back in. They were revealed, so "
                            "they stand as you gave them: only the GM can reopen them.")
+                elif req.seat in kept:
+                    ask = ("Your orders from before are back in; change them here until the "
+                           "step resolves.")
                 else:
                     ask = req.prompt
                 mail.panel(req.seat, f"**{row.name}**: the GM undid the last result. {ask}"
@@ -309,7 +315,7 @@ def _names(items: list[str]) -> str:
 
 
 def undo_text(ctx: Ctx, undone: list[str], deadline: datetime | None,
-              again: list[str] | None = None) -> str:
+              again: list[str] | None = None, locked: list[int] | None = None) -> str:
     """The channel's word on /gm undo, after the kept submissions are back in: what was
     undone, the battle results proposed again (P-13), whose orders were kept (names only,
     never content), who is owed now."""
@@ -323,10 +329,15 @@ def undo_text(ctx: Ctx, undone: list[str], deadline: datetime | None,
     lines = [f"**{ctx.row.name}**: the GM undid {what}. The game is back where it was "
              "before it."] + list(again or [])
     kept = [ctx.name(seat) for seat in sorted(ctx.submitted)]
-    if kept:  # P-23
-        lines.append(f"Kept: the orders {_names(kept)} had given then are back in, locked: "
+    shut = [ctx.name(seat) for seat in sorted(ctx.submitted) if seat in (locked or [])]
+    free = [name for name in kept if name not in shut]
+    if shut:  # P-23
+        lines.append(f"Kept: the orders {_names(shut)} had given then are back in, locked: "
                      "they were revealed, so they stand as given (only the GM can reopen "
                      "one seat's, with /gm reopen).")
+    if free:
+        lines.append(f"Kept: the orders {_names(free)} had given then are back in "
+                     "(they may change them until the step resolves).")
     owing = ctx.owing()
     note = f" (deadline {messages.when(deadline)})" if deadline else ""
     sealed = list(dict.fromkeys(ctx.name(r.seat) for r in owing if r.kind == "sealed"))
@@ -340,6 +351,9 @@ def undo_text(ctx: Ctx, undone: list[str], deadline: datetime | None,
         lines.append(f"{_names(acting)}: take your actions, then say you are ready{note}.")
     if kept and not owing:
         at = f", or at the deadline {messages.when(deadline)}" if deadline else ""
-        lines.append(f"Every order is in again: the step resolves when the GM advances it{at}, "
-                     "or when a seat the GM reopens gives its orders again.")
+        how = ("when the GM advances it" if shut and not free
+               else "when someone changes theirs, when the GM advances it")
+        lines.append(f"Every order is in again: the step resolves {how}{at}"
+                     + (", or when a seat the GM reopens gives its orders again." if shut
+                        else "."))
     return "\n".join(lines)

@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.campaign.battle_child import war_title
+from bot.campaign.battle_child import takes_battles, war_title
 from bot.campaign.core import Ctx, ServiceCore, campaign_info
 from bot.campaign.models import Actor, CampaignInfo
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied, UserError
-from bot.rules import registry
 from storage import campaigns, listing
 from storage.campaigns import CampaignRow
 
@@ -56,7 +55,7 @@ class Links(ServiceCore):
         live = await listing.live_in_guild(self.db, guild_id)
         ended = await listing.ended_in_guild(self.db, guild_id, MAX_ENDED_PARENTS)
         return [campaign_info(h, h.seats) for h in [*live, *reversed(ended)]
-                if h.parent_id is None and registry.get(h.ruleset).takes_battle_results
+                if h.parent_id is None and takes_battles(h.ruleset)
                 and (actor.is_admin or h.gm_user_id == actor.user_id)]
 
     async def parent_id(self, actor: Actor, guild_id: int, typed: str) -> int:

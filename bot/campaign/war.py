@@ -121,9 +121,9 @@ class War(Links, StepEngine):
         ctx0 = await self._load(self.db, campaign_id)
         self._require_gm(ctx0, actor)
         if ctx0.row.parent_id is not None and ctx0.row.status == "setup":  # older version
-            raise InvalidState("This battle was made for a campaign before its battle waited; "
-                               "it cannot begin. Its GM opens that battle from the "
-                               "campaign's battle list instead.")
+            raise InvalidState("This battle names a campaign that never linked it, so it "
+                               "cannot begin. The campaign's GM opens that battle from its "
+                               "battle list instead; end this one with /battle end.")
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> CampaignInfo:
             self._require_gm(ctx, actor)

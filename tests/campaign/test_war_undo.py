@@ -192,3 +192,22 @@ async def test_p13_a_kept_result_whose_round_ends_without_its_battle_is_dropped(
     note = [r.content for r in dms_to(await outbox(db), GM)
             if "was kept after an undo" in r.content]
     assert len(note) == 1 and "round 1" in note[0] and "it is not proposed" in note[0]
+
+
+async def test_p23_an_undone_confirmation_leaves_the_gms_own_choice_open(
+    service: CampaignService, db: Database
+) -> None:
+    """P-23 locks the players' revealed orders after an undo, never the GM's: the GM who
+    undid a confirmation may confirm again or edit the result."""
+    parent_id = await parent_at_battles(service)
+    ref = parent_state(await row_of(db, parent_id)).war[0].ref
+    await fight(service, parent_id, ref)
+    proposal = await row_of(db, parent_id)
+    await service.submit(GM, parent_id, proposal.step_no, {"type": "confirm", "battle": ref},
+                         seat=GM_SEAT)
+    text = await service.gm_undo(GM, PARENT_CHANNEL)
+    assert "locked" not in text
+    again = await row_of(db, parent_id)
+    await service.submit(GM, parent_id, again.step_no, {"type": "confirm", "battle": ref},
+                         seat=GM_SEAT)
+    assert parent_state(await row_of(db, parent_id)).round == 2

@@ -166,10 +166,12 @@ async def test_p21_the_threads_seats_follow_gm_replace_and_gm_kick_in_the_parent
     assert "Seat 2 (bob) is freed: the GM of **Border War** took that seat" in log, log
     assert (await simcord_bot.service.snapshot(2)).seat_of(w.bob.user.id) is None
     await refused(w.bob, thread, "battle ready", "seat")
-    # a member who holds the other side already is not given a second one
-    await w.gm.slash(w.other_chan, "gm replace", old=w.bob, new=w.carol)
+    # the freed seat handed to another member in the parent: its battle side follows
+    await w.gm.slash(w.other_chan, "gm replace", old=w.bob, new=w.admin)
     await w.env.settle()
+    assert "admin takes over seat 2 from bob" in "\n".join(texts(thread))
     battle = await simcord_bot.service.snapshot(2)
+    assert battle.seat_of(w.admin.user.id).seat == 2
     assert [p.seat for p in battle.players if p.user_id == w.carol.user.id] == [1]
 
 
