@@ -52,6 +52,9 @@ class PublicItem:
     # a result shown as an embed instead of its text (the log keeps the text); its picture,
     # the first of ``pictures`` when ``embed.image``, goes inside it
     embed: Embed | None = None
+    # P-15: news from elsewhere (a battle's result proposed from its thread) is a post of its
+    # own, never an edit of the step's message that nobody is notified of
+    alone: bool = False
 
 
 @dataclass
@@ -76,8 +79,8 @@ class Mail:
         self.items = [PublicItem(t, True) for t in self.public] + self.items
 
     def post(self, text: str, pictures: list[Picture] | None = None,
-             embed: Embed | None = None) -> None:
-        self.items.append(PublicItem(text, True, pictures or [], embed))
+             embed: Embed | None = None, alone: bool = False) -> None:
+        self.items.append(PublicItem(text, True, pictures or [], embed, alone))
 
     def line(self, text: str) -> None:
         self.items.append(PublicItem(text, False))
@@ -393,7 +396,7 @@ class StepEngine(PanelDelivery):
             files = [self._picture(ctx, ev)] if ev.image is not None else []
             if ev.audience.kind == "public" and ev.embed is not None:
                 # a result: always a post, the embed in the channel (the log keeps the text)
-                mail.post(ev.text, files, embed=ev.embed)
+                mail.post(ev.text, files, embed=ev.embed, alone=ev.post is True)
             elif ev.audience.kind == "public":
                 post = ev.post if ev.post is not None else (
                     bool(files) or reveal or "\n" in ev.text.strip() or ev is closing)
@@ -505,7 +508,7 @@ class StepEngine(PanelDelivery):
                 # H-D46, O-D28: a result rides on the step's message; the last one of an
                 # intent that opens a new message is taken by that message instead
                 posts = self._embed_posts(ctx, item)
-                if row.status == "ended":
+                if row.status == "ended" or item.alone:
                     layout.post(posts)  # the game's closing word is a post of its own
                 elif len(posts) == 1 and i == last_post and layout.opens_new:
                     layout.post(posts)

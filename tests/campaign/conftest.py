@@ -86,12 +86,14 @@ async def outbox(db: Database) -> list[OutboxRow]:
 
 def channel_texts(rows: list[OutboxRow]) -> list[str]:
     """Each channel message in its final form, as the channel shows it: an edit (a step
-    tracker) replaces the text of the message it edits; embeds follow the text."""
-    final = {r.edit_of: r.content for r in rows if r.kind == "channel" and r.edit_of}
-    return ["\n".join([final.get(r.id, r.content),
+    tracker) replaces the text and the embeds of the message it edits (a result riding on a
+    tracker comes with its edit, H-D46); embeds follow the text."""
+    final = {r.edit_of: r for r in rows if r.kind == "channel" and r.edit_of}
+    shown = [final.get(r.id, r) for r in rows if r.kind == "channel" and not r.edit_of]
+    return ["\n".join([r.content,
                        *(embeds.as_text(Embed.model_validate({**e, "image": False}))
                          for e in r.embeds)]).strip()
-            for r in rows if r.kind == "channel" and not r.edit_of]
+            for r in shown]
 
 
 def latest(rows: list[OutboxRow], n: int = 2) -> str:

@@ -107,12 +107,12 @@ def _join(state: BattleState, k: int, i: int, entry: dict[str, Any]) -> Ship:
     name = str(entry.get("name") or entry.get("uid") or "The ship")[:80]
     if design is None:
         raise RulesError(f"{name}'s design {str(entry.get('design_id'))[:80]} is not known "
-                         "to this battle. " + BUILTIN_REMEDY)
+                         "to this battle. " + BUILTIN_REMEDY, ruling="H-D55")
     ship = fleet_ship(entry, design, i)
     try:
         add_ship(state, kept.seat, ship, copy=False)
     except InvalidInput as exc:
-        raise RulesError(f"{name} cannot come in: {exc}") from None
+        raise RulesError(f"{name} cannot come in: {exc}", ruling="H-D54") from None
     added = state.ships_of(kept.seat)[-1]
     if added.origin and added.origin.one_shot_used:  # H-D34: spent before
         state.spent[added.uid] = list(added.origin.one_shot_used)
@@ -127,7 +127,7 @@ def bring_docked(state: BattleState, action: dict[str, Any]) -> list[Event]:
     if wanted not in waiting:
         names = ", ".join(str(e.get("name") or e.get("uid")) for _, _, e in waiting.values())
         raise RulesError(f"No docked ship '{wanted[:20]}' waits. Docked ships: "
-                         f"{names or 'none'}.")
+                         f"{names or 'none'}.", ruling="H-D54")
     added = _join(state, *waiting[wanted])
     text = (f"**The GM brings {added.name} out of dock** for "
             f"{state.seat_name(added.seat)} as {added.uid}.")

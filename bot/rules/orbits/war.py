@@ -212,8 +212,9 @@ def propose(state: OrbitsState, ref: str, raw: Any) -> tuple[OrbitsState, list[E
     shown.description = f"Fought in its thread, **{b.linked}**."
     shown.footer = ("The GM confirms it here (or edits it)"
                     + (", when that battle's turn comes." if i != new.battle_index else "."))
-    return new, [public("battle_proposed", f"**{shown.title}**: {B.describe(new, b.proposal)}."
-                        , area=b.area, embed=shown),
+    proposed = public("battle_proposed", f"**{shown.title}**: {B.describe(new, b.proposal)}.",
+                      area=b.area, embed=shown).model_copy(update={"post": True})  # P-15
+    return new, [proposed,
                  to_gm("battle_proposed", text, area=b.area)]
 
 
