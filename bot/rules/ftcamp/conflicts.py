@@ -307,4 +307,5 @@ def battle_commands(result: HexResult) -> str:
     lines = [f"GM: to fight a battle of hex {result.hex} in its own thread, run this in the "
              "campaign's channel (for parent, pick this campaign from the list):"]
     lines += [f"`/battle start parent:<this campaign> ref:{b.id}`" for b in result.battles]
+    lines.append("Or use the button under the battle list (only you may).")  # E-D37
     return "\n".join(lines)

@@ -7,6 +7,7 @@ from bot.rules.base import Embed
 from bot.rules.orbits import cards as C
 from bot.rules.orbits.battle import battle_force
 from bot.rules.orbits.events import amount, plural
+from bot.rules.orbits.forces import fits
 from bot.rules.orbits.options import OrbitsOptions
 from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
 
@@ -24,7 +25,7 @@ def battle_card(state: OrbitsState, b: Battle) -> Embed:
     embed = Embed(title=f"Battle at {state.area_label(b.area)}",
                   footer="Fight it out, then each side reports the losses and who was "
                          "defeated.")
-    if o.points_per_value > 1:  # O-D23: the group fights its battles in HRFT threads
+    if fits(state, b):  # O-D23: its sides' budgets buy ships: the GM may open it in HRFT
         embed.buttons = [f"{state.area_label(b.area)}, turn {state.turn}"]
     for s in b.sides:
         total, size = battle_force(b.forces[s], o.size_class_cap)

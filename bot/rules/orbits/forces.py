@@ -63,4 +63,5 @@ def battle_commands(state: OrbitsState) -> list[Event]:
              "Thrust), run this in the campaign's channel (for parent, pick this campaign "
              "from the list):"]
     lines += [f"`/battle start parent:<this campaign> ref:{where}`" for where in fit]
+    lines.append("Or use the button under the battle's card (only you may).")  # O-D23
     return [to_gm("battle_commands", "\n".join(lines))]

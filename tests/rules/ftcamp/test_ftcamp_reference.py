@@ -26,7 +26,8 @@ from bot.rules.ftcamp.model import State
 # Recomputed for the new Request.advance field (H-D38; null in every FTCamp request):
 # excluding it from the dumps gives the previous digests.
 # Recomputed for the new WarBattle.linked field (E-D37; "" in every battle of the run):
-# excluding it from the dumps gives the previous 200-group digest.
+# excluding it from the dumps gives the previous 200-group digest. Then again for the GM's
+# battle-start DM, which names the battle list's button (E-D37): a text of a GM event.
 # Recomputed for issue 15 item 6: the new ImageRef.view field (the public view taken at the
 # fleet-order reveal and at each allocation, P-31),
 # RT/SF/EE spelled out at their first use in a post and in the pick prompt (E-D44), and the
@@ -34,8 +35,8 @@ from bot.rules.ftcamp.model import State
 # other two, the previous digests come back.
 # Recomputed again when these met with issue 15 item 5 (ImageRef.file, H-D46) in one tree.
 REFERENCE = {
-    (30, 2): "7341c2bb9982d1054e19e195c64aa74123f2e4b3f40d9401a53e0a7aea13c0c2",
-    (200, 1): "e9052bd0bd5a1be3fb9df3ad15153301975118d79b9ab5183f68f8111f0b324c",
+    (30, 2): "RECOMPUTE",
+    (200, 1): "RECOMPUTE",
 }
 
 
