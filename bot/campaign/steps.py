@@ -469,7 +469,9 @@ class StepEngine(PanelDelivery):
         marker = f"*{title}*"  # the next phase of the same turn begins
         # only where it fits and reads in order (no post below): the tracker's title names
         # the new phase anyway, and a full tracker must stay within its limit
-        if title != live.title and live.lines and live.fits(marker) and not live.passed:
+        said = live.lines[-1] if live.lines and not live.embeds else ""
+        if (title != live.title and live.lines and live.fits(marker) and not live.passed
+                and title.split(": ", 1)[-1] not in said):  # (the rules just named it)
             live.add_line(marker)
         live.title = title
         owing = list(dict.fromkeys(r.seat for r in ctx.owing()))
