@@ -340,7 +340,11 @@ class StepEngine(PanelDelivery):
         """A REQUEST for the picture: the view as of this moment (cheap). Drawing it is not
         cheap, so that waits until after commit and happens off the event loop."""
         assert ev.image is not None
-        view = ctx.ruleset.view(ctx.state, ev.image.viewer)
+        if ev.image.focus is not None:
+            view, _ = ctx.ruleset.picture_view(ctx.state, ev.image.viewer, ev.image.name,
+                                               ev.image.focus)
+        else:
+            view = ctx.ruleset.view(ctx.state, ev.image.viewer)
         return Picture(f"{ev.image.file or ev.image.name}.png", ctx.row.ruleset, ev.image.name,
                        view)
 

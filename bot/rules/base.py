@@ -57,6 +57,9 @@ class ImageRef(BaseModel):
     # the file's name without ".png" (default: the renderer's): a message keeps one picture
     # per file name, the latest, so "sheet-1a" is ship 1a's sheet (H-D46)
     file: str | None = None
+    # what the picture shows (HRFT: a ship): the rule set's ``picture_view`` draws it, a
+    # view of that alone rather than of the whole state (a message keeps its pictures' views)
+    focus: str | None = None
 
 
 class EmbedField(BaseModel):
