@@ -297,9 +297,10 @@ async def mark_started(tx: Tx, outbox_id: int) -> None:
 async def last_post(db: Reader, channel_id: int | None) -> int | None:
     """The outbox id of the newest post (not an edit) to a channel: a tracker
     that is still the last message there may take a result as an edit (H-D46)."""
+    # newest first by id (the rowid): the search stops at the first match, near the end
     row = await db.fetchone(
-        "SELECT MAX(id) FROM outbox WHERE kind = 'channel' AND edit_of IS NULL"
-        " AND channel_id IS ?", (channel_id,))
+        "SELECT id FROM outbox WHERE kind = 'channel' AND edit_of IS NULL"
+        " AND channel_id IS ? ORDER BY id DESC LIMIT 1", (channel_id,))
     return row[0] if row is not None else None
 
 

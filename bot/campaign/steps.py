@@ -413,8 +413,11 @@ class StepEngine(PanelDelivery):
         """A REQUEST for the picture: the view as of this moment (cheap). Drawing it is not
         cheap, so that waits until after commit and happens off the event loop."""
         assert ev.image is not None
-        view = ev.image.view  # drawn as its caption names it, when the rule set froze it
-        if view is None:
+        view = ev.image.view  # P-31: drawn as its caption names it, when the rule set froze it
+        if view is None and ev.image.focus is not None:  # H-D46: one ship's sheet alone
+            view, _ = ctx.ruleset.picture_view(ctx.state, ev.image.viewer, ev.image.name,
+                                               ev.image.focus)
+        elif view is None:
             view = ctx.ruleset.view(ctx.state, ev.image.viewer)
         return Picture(f"{ev.image.file or ev.image.name}.png", ctx.row.ruleset, ev.image.name,
                        view)
@@ -596,7 +599,9 @@ class StepEngine(PanelDelivery):
         marker = f"*{title}*"  # the next phase of the same turn begins
         # only where it fits and reads in order (no post below): the tracker's title names
         # the new phase anyway, and a full tracker must stay within its limit
-        if title != live.title and live.lines and live.fits(marker) and not live.passed:
+        said = live.lines[-1] if live.lines and not live.embeds else ""
+        if (title != live.title and live.lines and live.fits(marker) and not live.passed
+                and title.split(": ", 1)[-1] not in said):  # (the rules just named it)
             live.add_line(marker)
         live.title = title
         owing = list(dict.fromkeys(r.seat for r in ctx.owing()))

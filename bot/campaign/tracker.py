@@ -117,8 +117,8 @@ class Tracker:
             last = merged[-1] if merged else None
             if last is not None and e.get("title") and last.get("title") == e.get("title"):
                 _fold(last, e)
-            else:
-                merged.append(dict(e))
+            else:  # (a copy: a refused result's own message stays as it was)
+                merged.append(dict(e, fields=[dict(f) for f in e.get("fields", [])]))
         kept = [p for p in self.pictures if p["name"] not in {q.name for q in pictures}]
         shown = kept + [_picture_data(p) for p in pictures]
         if (len(merged) > limits.PER_MESSAGE or _size(merged) > limits.TOTAL

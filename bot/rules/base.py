@@ -61,6 +61,9 @@ class ImageRef(BaseModel):
     view: dict[str, Any] | None = Field(
         default=None, description="the view to draw, taken when the event was made, so the "
         "picture shows what its caption names; None: the state after the resolution")
+    # what the picture shows (HRFT: a ship): the rule set's ``picture_view`` draws it, a
+    # view of that alone rather than of the whole state (a message keeps its pictures' views)
+    focus: str | None = None
 
 
 class EmbedField(BaseModel):

@@ -116,6 +116,13 @@ async def test_a_battle_in_a_thread_from_orders_to_report(world: World) -> None:
     damage = await act_once(w.alice, thread, "battle damage", target="2a", kind="direct",
                             arc="F", points="25", source="heavy missile")
     assert "heavy missile" in shown(damage)
+    # the same step's post, edited: both results in order, ship 2a's newest sheet once,
+    # inside the newest embed about it (H-D46)
+    assert damage.id == fire.id
+    assert [a.filename for a in damage.attachments] == ["sheet-2a.png"]
+    assert [e.image.url for e in damage.embeds if e.image] == ["attachment://sheet-2a.png"]
+    assert shown(damage).index("Vanguard fires at Wolfhound") < shown(damage).index(
+        "heavy missile")
     # the embed leaves ruling ids to the log (the event text keeps them)
     assert "cascade past stripped block, armour bypassed" in shown(damage)
     assert "(H-7)" not in shown(damage)

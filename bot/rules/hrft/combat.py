@@ -1,7 +1,8 @@
 """Open-step actions: fire (tables), manual damage, repair (H-5, H-9..H-14, H-16).
 
 Each action works on a deep copy of the state and returns it with ONE public event that
-lists every die and what it did; damage events carry ``image=ImageRef(name="sheet")`` and
+lists every die and what it did; damage events carry ``image=ImageRef(name="sheet",
+file="sheet-<ship>", focus=<ship>)`` (H-D46: the picture is a view of that ship alone) and
 ``data["sheet_ship"]`` (the ship the sheet shows; also ``view["sheet_ship"]``).
 """
 
@@ -59,7 +60,8 @@ def damage_event(state: BattleState, kind: str, title: str, lines: list[str],
     state.sheet_ship = target.uid
     data = {**data, "sheet_ship": target.uid, "target": target.uid}
     return Event(audience=Audience.public(), kind=kind, text="\n".join([title, *lines]),
-                 data=data, image=ImageRef(name="sheet", file=f"sheet-{target.uid}"),
+                 data=data, image=ImageRef(name="sheet", file=f"sheet-{target.uid}",
+                                                focus=target.uid),
                  embed=shown.report(title, lines, weapons))
 
 

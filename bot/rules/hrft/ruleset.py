@@ -258,8 +258,10 @@ class HrftRuleset(RulesetBase):
         if focus not in ships:
             known = ", ".join(f"{k} ({s['name']})" for k, s in ships.items()) or "none yet"
             raise NotFound(f"No ship '{focus}' in this battle. Ships: {known}.")
-        view["sheet_ship"] = focus
-        return view, f"Ship sheet of {focus}"
+        # the sheet draws one ship: its view alone (a post keeps the views of its pictures)
+        return ({"ruleset": "hrft", "viewer": viewer, "sheet_ship": focus,
+                 "ship": ships[focus], "ships": {focus: ships[focus]}},
+                f"Ship sheet of {focus}")
 
     def upload_names(self, filename: str, data: bytes, state: Any = None,
                      action: str = "add_file") -> list[str]:
