@@ -92,7 +92,7 @@ async def test_advance_takes_defaults_for_the_missing(
     await service.gm_advance(GM, CHANNEL)
     assert "Guesses: Alice 6, Bob 1" in latest(await outbox(db))
     await service.gm_advance(GM, CHANNEL)  # Alice's turn: she passes by default
-    assert "Alice passes." in latest(await outbox(db))
+    assert "Alice missed the deadline and by default passes." in latest(await outbox(db))  # P-30
 
 
 async def test_log_shows_public_and_gm_events_never_private_ones(
