@@ -28,11 +28,12 @@ from bot.rules.ftcamp.model import State
 # Recomputed for issue 15 item 6: the new ImageRef.view field (the public view taken at the
 # fleet-order reveal and at each allocation, P-31),
 # RT/SF/EE spelled out at their first use in a post and in the pick prompt (E-D44), and the
-# maintain-orbit reason in plain words; with the views left out of the dumps and without the
-# other two, the previous digests come back.
+# maintain-orbit reason in plain words, and the seat on a pick's own line (P-30); with the
+# views and that seat left out of the dumps and without the texts, the previous digests come
+# back.
 REFERENCE = {
-    (30, 2): "c3d2715cf21df98bd0e573b5d3f4fc0e2ce97042fb0790d268399ca609c41f18",
-    (200, 1): "b3c2d741b4bcd3fc031316523552950b84aafddfc37b501697100f35b65d5a24",
+    (30, 2): "21fc708d8ce92a930a0703e0acdab64a28d58fe5aa488d907fded59f71d2f73b",
+    (200, 1): "58ccbdf7de63c3c9895a906e48e61f2a586b0cf1684118cbed2975e699af379b",
 }
 
 
