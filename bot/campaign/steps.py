@@ -141,12 +141,15 @@ def _check_fields(spec: ActionSpec, action: dict[str, Any]) -> None:
                              ruling="P-32")
 
 
-def _said_as_default(events: list[Event], name: str, drafted: bool, away: bool) -> bool:
+def _said_as_default(events: list[Event], seat: int, name: str, drafted: bool,
+                     away: bool) -> bool:
     """P-30: a default reads as one line, the rule set's own event for the action (its first
-    public event, a tracker line) said as a default; False when there is none to say it."""
+    public event, a tracker line that names the seat or carries it as ``data["seat"]``) said
+    as a default; False when there is none to say it."""
     ev = next((e for e in events if e.audience.kind == "public"), None)
     if (ev is None or ev.embed is not None or ev.image is not None or ev.post
-            or "\n" in ev.text.strip() or not ev.text.startswith(name)):
+            or "\n" in ev.text.strip()
+            or not (ev.text.startswith(name) or ev.data.get("seat") == seat)):
         return False
     ev.text = messages.default_event_line(name, ev.text, drafted, away)
     return True
@@ -204,8 +207,8 @@ class StepEngine(PanelDelivery):
             mail.acted.add(req.seat)
         dice = await self._begin_resolution(tx, ctx, fx)
         outcome = ctx.ruleset.act(ctx.state, req.seat, action, dice)
-        if by_default and not _said_as_default(outcome.events, ctx.name(req.seat), drafted,
-                                               away):
+        if by_default and not _said_as_default(outcome.events, req.seat, ctx.name(req.seat),
+                                               drafted, away):
             mail.line(messages.default_line(ctx.name(req.seat), req, drafted=drafted,
                                             away=away))
         await self._apply(tx, ctx, fx, outcome, closes_step=req.kind == "turn", mail=mail,

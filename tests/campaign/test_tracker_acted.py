@@ -61,3 +61,18 @@ async def test_a_sealed_step_still_says_who_has_acted(tmp_path: Path,
     # are in, and the tracker says so.
     await demo.run_demo("ftcamp", tmp_path / "out", seed=7)
     assert any(WAITING.search(v) and ACTED.search(v) for v in versions)
+
+
+@pytest.mark.parametrize(("ruleset", "absent", "one_line"), [
+    ("orbits", {2}, "Bob missed the deadline and by default passes."),
+    ("ftcamp", {2}, "Bob missed the deadline; by default: "),
+])
+async def test_a_default_is_one_line_built_from_the_rule_sets_own_event(
+        ruleset: str, absent: set[int], one_line: str, tmp_path: Path,
+        versions: list[str]) -> None:
+    # P-30: not "Bob missed the deadline: pass by default." and then "Bob passes."
+    await demo.run_demo(ruleset, tmp_path / "out", seed=7, players=3 if ruleset == "orbits"
+                        else None, absent=absent)
+    text = "\n".join(versions)
+    assert one_line in text
+    assert not re.search(r"missed the deadline: .* by default\.", text)

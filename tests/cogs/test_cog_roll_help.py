@@ -40,6 +40,14 @@ async def test_help_for_a_ruleset_uses_its_help_text(world: World) -> None:
     assert [c["value"] for c in choices] == ["guess"]
 
 
+async def test_ftcamp_help_starts_with_loading_a_scenario(world: World) -> None:
+    # E-D45: a new GM learns of /ftcamp load before the built-in example starts silently
+    result = await world.gm.slash(world.chan, "help", ruleset="ftcamp")
+    first = result.response.content.split("\n")[:3]
+    assert any("/ftcamp load" in line for line in first), first
+    assert "built-in example" in result.response.content
+
+
 def test_every_command_and_option_has_a_description() -> None:
     import asyncio
 

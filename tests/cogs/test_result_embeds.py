@@ -71,7 +71,7 @@ async def test_e_d34_ftcamp_results_are_embeds_with_their_pictures_inside(world:
     ((_, engage),) = with_embed(w, "Engage orders revealed, hex 0202")
     rolls = {f.name: f.value for f in engage.fields}
     assert set(rolls) == {"Vanguard (Terran Union)", "Raiders (Kravak Horde)"}
-    assert rolls["Vanguard (Terran Union)"].startswith("EE in 1 part\ndice ")
+    assert rolls["Vanguard (Terran Union)"].startswith("EE (Engage) in 1 part\ndice ")  # E-D44
     assert "part(s)" not in embed_text(engage)
     assert not [c for c in ("Resolute", "Valiant", "Fang", "Claw") if c in embed_text(engage)]
 

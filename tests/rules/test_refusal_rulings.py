@@ -24,7 +24,7 @@ from orbits_testkit import at, clear_hands, put, seats, start  # noqa: E402
 
 from bot.campaign import rulings  # noqa: E402
 from bot.campaign.demo import run_demo  # noqa: E402
-from bot.errors import RulesError  # noqa: E402
+from bot.errors import RulesError, UserError  # noqa: E402
 from bot.rules.dice import ScriptedDice, SeededDice  # noqa: E402
 from bot.rules.ftcamp import RULESET as FTCAMP  # noqa: E402
 from bot.rules.orbits import RULESET as ORBITS  # noqa: E402
@@ -68,20 +68,26 @@ def test_every_rules_error_written_names_a_ruling_that_can_be_shown() -> None:
 
 
 @pytest.fixture
-def raised(monkeypatch: pytest.MonkeyPatch) -> list[RulesError]:
-    """Every RulesError made while the test runs, caught or not."""
-    made: list[RulesError] = []
-    original = RulesError.__init__
+def raised(monkeypatch: pytest.MonkeyPatch) -> list[UserError]:
+    """Every RulesError made while the test runs, caught or not, and every other refusal
+    made by the rule sets' own code (bot/rules: a turn out of order, a step that is over)."""
+    made: list[UserError] = []
+    original = UserError.__init__
 
-    def record(self: RulesError, message: str, *, ruling: str | None = None) -> None:
+    def record(self: UserError, message: str, *, ruling: str | None = None) -> None:
         original(self, message, ruling=ruling)
-        made.append(self)
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename.endswith("errors.py"):
+            frame = frame.f_back
+        where = frame.f_code.co_filename if frame is not None else ""
+        if isinstance(self, RulesError) or f"{Path('bot') / 'rules'}" in where:
+            made.append(self)
 
-    monkeypatch.setattr(RulesError, "__init__", record)
+    monkeypatch.setattr(UserError, "__init__", record)
     return made
 
 
-def _all_named(made: list[RulesError]) -> None:
+def _all_named(made: list[UserError]) -> None:
     table = rulings.all_rulings()
     bare = [e.message for e in made if not e.ruling or rulings.find(e.ruling, table) is None]
     assert not bare, f"refusals without a ruling /help rule can show: {bare[:5]}"
@@ -100,7 +106,7 @@ def _random_offered(pick: random.Random, request) -> dict:
 
 
 def test_orbits_refusals_of_the_fuzz_game_and_random_actions_name_their_ruling(
-        raised: list[RulesError]) -> None:
+        raised: list[UserError]) -> None:
     orbits_fuzz.test_random_legal_games_keep_invariants()  # the fuzz game, as it runs
     pick = random.Random(3)
     dice = SeededDice(3, "engine")
@@ -157,7 +163,7 @@ def test_e11_a_crippled_group_picking_another_sector_is_refused_under_e11() -> N
 
 @pytest.mark.parametrize("name", ["orbits", "ftcamp", "hrft"])
 async def test_refusals_the_demos_meet_name_their_ruling(
-        name: str, tmp_path: Path, raised: list[RulesError]) -> None:
+        name: str, tmp_path: Path, raised: list[UserError]) -> None:
     result = await run_demo(name, tmp_path / name, seed=7)
     assert result.actions > 0
     _all_named(raised)

@@ -215,7 +215,9 @@ class FTCampRuleset(RulesetBase):
         assert run is not None
         lines = allocation.pick(state, run, run.queue[0], str(action["sector"]))
         lines += allocation.auto_place(state, run)
-        events = [_public(line, "pick") for line in lines]
+        # the pick's own line carries its seat: a default taken for it is said in that line
+        events = [_public(line, "pick", data={"seat": seat} if i == 0 else {})
+                  for i, line in enumerate(lines)]
         if not run.queue:
             events += self._after_allocation(state, dice)
         return Outcome(state=state, events=events, finished=state.over)

@@ -222,7 +222,7 @@ def settle(state: OrbitsState, events: list[Event], open_battles: OpenBattles) -
 
 def post_maps(state: OrbitsState, events: list[Event]) -> None:
     """After deployment: one public map, and each player's own map by DM. Each picture is the
-    view taken now and its caption is read from that view (P-31): the resolution goes on
+    view taken now and its caption is read from that view (P-31, O-D30): the resolution goes on
     (battles, the next turn), and a view taken later would show a later step."""
     public_view = build_view(state, None)
     caption = map_caption(public_view)

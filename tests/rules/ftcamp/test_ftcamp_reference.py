@@ -31,8 +31,9 @@ from bot.rules.ftcamp.model import State
 # Recomputed for issue 15 item 6: the new ImageRef.view field (the public view taken at the
 # fleet-order reveal and at each allocation, P-31),
 # RT/SF/EE spelled out at their first use in a post and in the pick prompt (E-D44), and the
-# maintain-orbit reason in plain words; with the views left out of the dumps and without the
-# other two, the previous digests come back.
+# maintain-orbit reason in plain words, and the seat on a pick's own line (P-30); with the
+# views and that seat left out of the dumps and without the texts, the previous digests come
+# back.
 # Recomputed again when these met with issue 15 item 5 (ImageRef.file, H-D46) in one tree.
 REFERENCE = {
     (30, 2): "RECOMPUTE",
