@@ -1,0 +1,136 @@
+"""Kills a real ``python -m bot`` with SIGKILL inside a chosen message create, for the crash
+tests of issue 16.2 (P-33) and bench/crash_duplicates.py.
+
+Two kinds of kill, both between Discord making the message and the bot's sent-mark:
+
+- ``replied``: Discord answers and the bot READS the answer, then dies. To make the window
+  certain, the harness holds SQLite's write lock from just before the answer until the kill
+  (the bot's readers are not blocked in WAL mode; its sent-mark or piece-mark waits for the
+  lock), and the bot process appends a line to a file once it has read each answer
+  (``REPLY_WATCH``, which only watches).
+- ``unanswered``: Discord makes the message and the answer never reaches the bot (it dies
+  while waiting for it).
+"""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.support.fake_discord import Create, FakeDiscord, start_bot
+
+KILL_MODES = ("replied", "unanswered")
+WAIT = 60.0  # seconds any one step may take before the harness gives up (a hung bot)
+
+
+@dataclass
+class Run:
+    """One bot process from start to its end."""
+
+    killed: bool  # SIGKILLed at the armed create; else it sent everything and stopped
+    stderr: str
+    returncode: int
+
+
+class Crasher:
+    """Runs the bot on ``db_path`` against ``fake`` and kills it at the armed create."""
+
+    def __init__(self, fake: FakeDiscord, db_path: Path, workdir: Path) -> None:
+        self.fake = fake
+        self.db_path = db_path
+        self.workdir = workdir
+        self.runs = 0
+        self._nth = 0
+        self._mode = ""
+        self._seen = 0
+        self._hit = threading.Event()
+        self._lock: sqlite3.Connection | None = None
+        fake.on_create = self._on_create
+
+    def _on_create(self, create: Create) -> bool:
+        self._seen += 1
+        if self._seen != self._nth:
+            return True
+        if self._mode == "replied":
+            # no sent-mark (or piece-mark) can be written until the bot is dead
+            self._lock = sqlite3.connect(self.db_path, timeout=10, isolation_level=None,
+                                         check_same_thread=False)
+            self._lock.execute("BEGIN IMMEDIATE")
+        self._hit.set()
+        return self._mode == "replied"  # "unanswered": the answer is held back
+
+    def run(self, nth: int = 0, mode: str = "replied") -> Run:
+        """One bot process; ``nth`` > 0 kills it at its nth message create (``mode`` one of
+        ``KILL_MODES``), else (or when it never gets that far) it runs until every outbox
+        row is done and stops on SIGTERM."""
+        assert mode in KILL_MODES
+        self.runs += 1
+        replies = self.workdir / f"replies-{self.runs}.txt"
+        replies.touch()
+        self._nth, self._mode, self._seen = nth, mode, 0
+        self._hit.clear()
+        proc = start_bot(self.workdir, self.db_path, self.fake, replies)
+        try:
+            killed = self._kill_or_finish(proc, replies, nth)
+            _, stderr = proc.communicate(timeout=WAIT)
+        finally:
+            self._nth = 0
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+            if self._lock is not None:
+                self._lock.rollback()
+                self._lock.close()
+                self._lock = None
+            self.fake.release()
+        return Run(killed, stderr, proc.returncode)
+
+    def _kill_or_finish(self, proc: subprocess.Popen[str], replies: Path, nth: int) -> bool:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise AssertionError(f"the bot ended by itself: {proc.communicate()[1]}")
+            if self._hit.is_set():
+                if self._mode == "replied":
+                    # the nth answer read: creates are one at a time, each answer read in turn
+                    while _lines(replies) < nth and time.monotonic() < deadline:
+                        time.sleep(0.005)
+                    assert _lines(replies) >= nth, "the bot never read the answer"
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(WAIT)
+                return True
+            if self.pending() == 0:
+                proc.send_signal(signal.SIGTERM)
+                return False
+            time.sleep(0.02)
+        raise AssertionError("the bot neither reached the create nor finished")
+
+    def pending(self) -> int:
+        conn = sqlite3.connect(self.db_path, timeout=10)
+        try:
+            return conn.execute(
+                "SELECT COUNT(*) FROM outbox WHERE status = 'pending'").fetchone()[0]
+        finally:
+            conn.close()
+
+    def statuses(self) -> list[str]:
+        conn = sqlite3.connect(self.db_path, timeout=10)
+        try:
+            return [r[0] for r in conn.execute("SELECT status FROM outbox ORDER BY id")]
+        finally:
+            conn.close()
+
+
+def _lines(path: Path) -> int:
+    return path.read_text(encoding="utf-8").count("\n")
+
+
+def duplicates(fake: FakeDiscord) -> int:
+    """Extra copies on Discord: every text the tests seed is unique per destination."""
+    return sum(n - 1 for n in Counter(fake.all_contents()).values())
