@@ -10,51 +10,26 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from cogs.common import split_content
-from storage.outbox import NewMessage
-from tests.support.crashes import KILL_MODES, Crasher, duplicates
+from tests.support.crashes import (
+    KILL_MODES,
+    Crasher,
+    duplicates,
+    expected,
+    random_kills,
+    three_kinds,
+)
 from tests.support.fake_discord import CHANNELS, FakeDiscord, seed
-
-ALICE, BOB = 310000000000000001, 310000000000000002
-
-
-def long_report(tag: str) -> str:
-    """Two pieces, each with the tag: every text seeded is unique on its channel."""
-    return "\n".join(f"{tag}line {i} of the war report, long enough to need two pieces"
-                     for i in range(60))
-
-
-def three_kinds(tag: str = "") -> list[NewMessage]:
-    """A long channel message (two pieces), a panel DM, a short channel post: the creates
-    come in that order (1 and 2 the long one's pieces, 3 the DM, 4 the post)."""
-    return [
-        NewMessage(None, "channel", long_report(tag), channel_id=CHANNELS[0]),
-        NewMessage(None, "dm", f"{tag}Your orders for step 3, Alice.", user_id=ALICE,
-                   panel=(77, 3, 1)),  # no such campaign: the panel goes without buttons
-        NewMessage(None, "channel", f"{tag}The fleet sails at dawn.", channel_id=CHANNELS[1]),
-    ]
-
-
-def expected(fake: FakeDiscord, messages: list[NewMessage]) -> list[tuple[int, str]]:
-    """(channel id, text) of every piece the messages should leave on Discord."""
-    out: list[tuple[int, str]] = []
-    for m in messages:
-        where = m.channel_id if m.kind == "channel" else fake.dm_channel(m.user_id or 0)
-        assert where is not None
-        out += [(where, piece) for piece in split_content(m.content)]
-    assert len(set(out)) == len(out)  # else ``duplicates`` would count a repeat text
-    return sorted(out)
 
 
 @pytest.fixture
-def fake() -> FakeDiscord:
+def fake() -> Iterator[FakeDiscord]:
     fake = FakeDiscord()
-    yield fake  # type: ignore[misc]
+    yield fake
     fake.close()
 
 
@@ -109,21 +84,11 @@ KILLS, BUDGET = 30, 40.0  # kills wanted; seconds they may take (2 shared cores)
 def test_p33_random_kills_leave_every_message_once(tmp_path: Path, fake: FakeDiscord) -> None:
     """Kill after kill at a seeded random create and way, each a restart of the last, until
     every message is out: nothing on Discord twice, nothing missing, every row sent."""
-    rng = random.Random(1602)
     db_path = tmp_path / "admiralty.db"
     messages = [m for i in range(12) for m in three_kinds(f"#{i} ")]
     asyncio.run(seed(db_path, messages))
     crasher = Crasher(fake, db_path, tmp_path)
-    kills, start = 0, time.monotonic()
-    while True:
-        if kills < KILLS and time.monotonic() - start < BUDGET:
-            run = crasher.run(rng.randint(1, 3), rng.choice(KILL_MODES))
-        else:
-            run = crasher.run()
-        if not run.killed:
-            assert run.returncode == 0, run.stderr
-            break
-        kills += 1
+    kills = random_kills(crasher, random.Random(1602), KILLS, BUDGET)
     assert kills >= 5  # the loop did kill (a slow machine stops it early, never at none)
     assert duplicates(fake) == 0
     assert sorted(fake.all_contents()) == expected(fake, messages)

@@ -14,6 +14,7 @@ Two kinds of kill, both between Discord making the message and the bot's sent-ma
 
 from __future__ import annotations
 
+import random
 import signal
 import sqlite3
 import subprocess
@@ -23,7 +24,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.fake_discord import Create, FakeDiscord, start_bot
+from cogs.common import split_content
+from storage.outbox import NewMessage
+from tests.support.fake_discord import CHANNELS, Create, FakeDiscord, start_bot
 
 KILL_MODES = ("replied", "unanswered")
 WAIT = 60.0  # seconds any one step may take before the harness gives up (a hung bot)
@@ -127,10 +130,59 @@ class Crasher:
             conn.close()
 
 
+ALICE = 310000000000000001
+
+
+def long_report(tag: str) -> str:
+    """Two pieces, each with the tag: every text seeded is unique on its channel."""
+    return "\n".join(f"{tag}line {i} of the war report, long enough to need two pieces"
+                     for i in range(60))
+
+
+def three_kinds(tag: str = "") -> list[NewMessage]:
+    """A long channel message (two pieces), a panel DM, a short channel post: the creates
+    come in that order (1 and 2 the long one's pieces, 3 the DM, 4 the post)."""
+    return [
+        NewMessage(None, "channel", long_report(tag), channel_id=CHANNELS[0]),
+        NewMessage(None, "dm", f"{tag}Your orders for step 3, Alice.", user_id=ALICE,
+                   panel=(77, 3, 1)),  # no such campaign: the panel goes without buttons
+        NewMessage(None, "channel", f"{tag}The fleet sails at dawn.", channel_id=CHANNELS[1]),
+    ]
+
+
+def expected(fake: FakeDiscord, messages: list[NewMessage]) -> list[tuple[int, str]]:
+    """(channel id, text) of every piece the messages should leave on Discord."""
+    out: list[tuple[int, str]] = []
+    for m in messages:
+        where = m.channel_id if m.kind == "channel" else fake.dm_channel(m.user_id or 0)
+        assert where is not None
+        out += [(where, piece) for piece in split_content(m.content)]
+    assert len(set(out)) == len(out)  # else ``duplicates`` would count a repeat text
+    return sorted(out)
+
+
+def random_kills(crasher: Crasher, rng: random.Random, kills: int, budget: float) -> int:
+    """Kill after kill at a random create (1 to 3 into the run) and way, each run a restart
+    after the last, ``kills`` of them or as many as ``budget`` seconds allow; then one run
+    that sends the rest. Returns the number of kills."""
+    done, start = 0, time.monotonic()
+    while True:
+        if done < kills and time.monotonic() - start < budget:
+            run = crasher.run(rng.randint(1, 3), rng.choice(KILL_MODES))
+        else:
+            run = crasher.run()
+        if not run.killed:
+            assert run.returncode == 0, run.stderr
+            return done
+        done += 1
+
+
 def _lines(path: Path) -> int:
     return path.read_text(encoding="utf-8").count("\n")
 
 
-def duplicates(fake: FakeDiscord) -> int:
+def duplicates(fake: FakeDiscord, *, dms_only: bool = False) -> int:
     """Extra copies on Discord: every text the tests seed is unique per destination."""
-    return sum(n - 1 for n in Counter(fake.all_contents()).values())
+    on_discord = [(c, t) for c, t in fake.all_contents()
+                  if not dms_only or c not in CHANNELS]
+    return sum(n - 1 for n in Counter(on_discord).values())
