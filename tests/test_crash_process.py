@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.crashes import (
-    KILL_MODES,
+    WINDOW_MODES,
     Crasher,
     duplicates,
     expected,
@@ -38,7 +38,7 @@ POINTS = {1: "after piece 1 of a long message", 2: "after the last piece of a lo
 
 
 @pytest.mark.parametrize("nth", list(POINTS), ids=list(POINTS.values()))
-@pytest.mark.parametrize("mode", KILL_MODES)
+@pytest.mark.parametrize("mode", WINDOW_MODES)
 def test_p33_a_kill_between_discords_reply_and_the_sent_mark_posts_nothing_twice(
     tmp_path: Path, fake: FakeDiscord, nth: int, mode: str
 ) -> None:
@@ -85,7 +85,7 @@ def test_p33_random_kills_leave_every_message_once(tmp_path: Path, fake: FakeDis
     """Kill after kill at a seeded random create and way, each a restart of the last, until
     every message is out: nothing on Discord twice, nothing missing, every row sent."""
     db_path = tmp_path / "admiralty.db"
-    messages = [m for i in range(12) for m in three_kinds(f"#{i} ")]
+    messages = [m for i in range(KILLS) for m in three_kinds(f"#{i} ")]
     asyncio.run(seed(db_path, messages))
     crasher = Crasher(fake, db_path, tmp_path)
     kills = random_kills(crasher, random.Random(1602), KILLS, BUDGET)

@@ -10,6 +10,10 @@ Two kinds of kill, both between Discord making the message and the bot's sent-ma
   (``REPLY_WATCH``, which only watches).
 - ``unanswered``: Discord makes the message and the answer never reaches the bot (it dies
   while waiting for it).
+
+And one that may fall anywhere around a send: ``timed`` kills a few milliseconds after the
+create arrives, with nothing held (before or after the sent-mark, inside a write, during the
+next request), as a crash at a random moment would.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +33,8 @@ from cogs.common import split_content
 from storage.outbox import NewMessage
 from tests.support.fake_discord import CHANNELS, Create, FakeDiscord, start_bot
 
-KILL_MODES = ("replied", "unanswered")
+WINDOW_MODES = ("replied", "unanswered")  # always between Discord's create and the sent-mark
+KILL_MODES = (*WINDOW_MODES, "timed")
 WAIT = 60.0  # seconds any one step may take before the harness gives up (a hung bot)
 
 
@@ -54,6 +60,8 @@ class Crasher:
         self._seen = 0
         self._hit = threading.Event()
         self._lock: sqlite3.Connection | None = None
+        self._proc: subprocess.Popen[str] | None = None
+        self._delay = 0.0
         fake.on_create = self._on_create
 
     def _on_create(self, create: Create) -> bool:
@@ -65,25 +73,29 @@ class Crasher:
             self._lock = sqlite3.connect(self.db_path, timeout=10, isolation_level=None,
                                          check_same_thread=False)
             self._lock.execute("BEGIN IMMEDIATE")
+        elif self._mode == "timed" and self._proc is not None:
+            # from the stand-in's own loop: on time, whatever the test thread is doing
+            self.fake.loop.call_later(self._delay, self._proc.send_signal, signal.SIGKILL)
         self._hit.set()
-        return self._mode == "replied"  # "unanswered": the answer is held back
+        return self._mode != "unanswered"  # that one's answer is held back
 
-    def run(self, nth: int = 0, mode: str = "replied") -> Run:
+    def run(self, nth: int = 0, mode: str = "replied", delay: float = 0.0) -> Run:
         """One bot process; ``nth`` > 0 kills it at its nth message create (``mode`` one of
-        ``KILL_MODES``), else (or when it never gets that far) it runs until every outbox
-        row is done and stops on SIGTERM."""
+        ``KILL_MODES``; ``timed``: ``delay`` seconds after it arrived), else (or when it never
+        gets that far) it runs until every outbox row is done and stops on SIGTERM."""
         assert mode in KILL_MODES
         self.runs += 1
         replies = self.workdir / f"replies-{self.runs}.txt"
         replies.touch()
         self._nth, self._mode, self._seen = nth, mode, 0
         self._hit.clear()
-        proc = start_bot(self.workdir, self.db_path, self.fake, replies)
+        self._delay = delay
+        proc = self._proc = start_bot(self.workdir, self.db_path, self.fake, replies)
         try:
             killed = self._kill_or_finish(proc, replies, nth)
             _, stderr = proc.communicate(timeout=WAIT)
         finally:
-            self._nth = 0
+            self._nth, self._proc = 0, None
             if proc.poll() is None:
                 proc.kill()
                 proc.communicate()
@@ -96,22 +108,24 @@ class Crasher:
 
     def _kill_or_finish(self, proc: subprocess.Popen[str], replies: Path, nth: int) -> bool:
         deadline = time.monotonic() + WAIT
+        logins = self.fake.identifies
         while time.monotonic() < deadline:
-            if proc.poll() is not None:
+            if proc.poll() is not None and not self._hit.is_set():
                 raise AssertionError(f"the bot ended by itself: {proc.communicate()[1]}")
-            if self._hit.is_set():
+            if self._hit.wait(0.02):
                 if self._mode == "replied":
                     # the nth answer read: creates are one at a time, each answer read in turn
                     while _lines(replies) < nth and time.monotonic() < deadline:
                         time.sleep(0.005)
                     assert _lines(replies) >= nth, "the bot never read the answer"
-                proc.send_signal(signal.SIGKILL)
+                if self._mode != "timed":
+                    proc.send_signal(signal.SIGKILL)
                 proc.wait(WAIT)
                 return True
-            if self.pending() == 0:
+            if self.fake.identifies > logins and self.pending() == 0:
+                # connected, so its graceful stop is in place (P-38), and nothing is left
                 proc.send_signal(signal.SIGTERM)
                 return False
-            time.sleep(0.02)
         raise AssertionError("the bot neither reached the create nor finished")
 
     def pending(self) -> int:
@@ -161,20 +175,25 @@ def expected(fake: FakeDiscord, messages: list[NewMessage]) -> list[tuple[int, s
     return sorted(out)
 
 
-def random_kills(crasher: Crasher, rng: random.Random, kills: int, budget: float) -> int:
-    """Kill after kill at a random create (1 to 3 into the run) and way, each run a restart
-    after the last, ``kills`` of them or as many as ``budget`` seconds allow; then one run
-    that sends the rest. Returns the number of kills."""
-    done, start = 0, time.monotonic()
+def random_kills(crasher: Crasher, rng: random.Random, kills: int, budget: float,
+                 after: Callable[[str], None] | None = None) -> int:
+    """Kill after kill at a random create (1 to 3 into the run), way and delay (``timed``),
+    each run a restart after the last, ``kills`` of them or as many as ``budget`` seconds
+    allow; then one run that sends the rest. Returns the number of kills. ``after`` is told,
+    after each restart, how the run before it was killed (its retry has run by then)."""
+    done, start, last = 0, time.monotonic(), ""
     while True:
+        mode = rng.choice(KILL_MODES)
         if done < kills and time.monotonic() - start < budget:
-            run = crasher.run(rng.randint(1, 3), rng.choice(KILL_MODES))
+            run = crasher.run(rng.randint(1, 3), mode, rng.uniform(0, 0.02))
         else:
             run = crasher.run()
+        if after is not None and last:
+            after(last)
         if not run.killed:
             assert run.returncode == 0, run.stderr
             return done
-        done += 1
+        done, last = done + 1, mode
 
 
 def _lines(path: Path) -> int:

@@ -77,6 +77,7 @@ class FakeDiscord:
         self.first_post = threading.Event()
         self.on_create: Callable[[Create], bool | None] | None = None
         self.answered = 0
+        self.identifies = 0  # gateway logins (IDENTIFY), one per run of the bot
         self._nonces: dict[tuple[str, str], _Stored] = {}
         self._ids = itertools.count(800_000_000_000_000_001)
         self._released = threading.Event()
@@ -219,6 +220,7 @@ class FakeDiscord:
             if data["op"] == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif data["op"] == 2:
+                self.identifies += 1
                 await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": {
                     "v": 10, "user": USER, "guilds": [], "session_id": "s1",
                     "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gw/",
