@@ -56,7 +56,9 @@ def test_p33_a_kill_between_discords_reply_and_the_sent_mark_posts_nothing_twice
     assert sorted(fake.all_contents()) == expected(fake, messages)
     assert duplicates(fake) == 0
     assert crasher.statuses() == ["sent"] * len(messages)
-    # the retry was answered with the message Discord already had (its nonce)
+    # every post carried its nonce; the retry was answered with the message Discord
+    # already had
+    assert all(c.nonce for c in fake.creates)
     assert [c.replayed for c in fake.creates].count(True) == 1
     assert fake.creates[nth].replayed and fake.creates[nth].nonce == fake.creates[nth - 1].nonce
 

@@ -4,8 +4,9 @@ channels and DMs and read a DM's history.
 
 Message creates follow Discord's documented ``enforce_nonce`` (issue 16.2, P-33): a create
 with ``enforce_nonce`` and the nonce of a message the same author created within the last
-few minutes returns THAT message and creates none. ``honour_nonces=False`` makes the fake
-ignore nonces, as Discord would after the window, so a test can show what nonces prevent.
+few minutes returns THAT message and creates none; a nonce over 25 characters is refused,
+as Discord does. ``honour_nonces=False`` makes the fake ignore nonces, as Discord would
+after the window, so a test can show what nonces prevent.
 
 A test can step into a chosen create: ``on_create`` runs in the fake's thread after the
 message is stored and before the answer goes out (it may return False to keep the answer
@@ -37,6 +38,7 @@ CHANNELS = (555000000000000002, 555000000000000003)
 CHANNEL = CHANNELS[0]
 USER = {"id": "42", "username": "admiralty", "discriminator": "0", "avatar": None, "bot": True}
 NONCE_WINDOW = 300.0  # Discord: "the past few minutes"
+MAX_NONCE = 25  # Discord: a nonce is an integer or a string of up to 25 characters
 DM_BASE = 666000000000000000  # a user's DM channel id is this plus the user id's low digits
 
 
@@ -160,6 +162,11 @@ class FakeDiscord:
         else:
             body = await request.json()
         nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > MAX_NONCE:
+            return _json({"message": "Invalid Form Body", "code": 50035, "errors": {"nonce": {
+                "_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                             "message": f"Must be {MAX_NONCE} or fewer in length."}]}}},
+                status=400)
         key = (USER["id"], str(nonce))
         earlier = self._nonces.get(key) if nonce is not None else None
         replay = (self.honour_nonces and body.get("enforce_nonce") is True
