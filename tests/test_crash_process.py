@@ -42,6 +42,10 @@ POINTS = {1: "after piece 1 of a long message", 2: "after the last piece of a lo
 def test_p33_a_kill_between_discords_reply_and_the_sent_mark_posts_nothing_twice(
     tmp_path: Path, fake: FakeDiscord, nth: int, mode: str
 ) -> None:
+    """Killed at the nth post, once Discord has made it: ``replied``, the bot has read
+    Discord's answer and not yet written the sent-mark (or, for piece 1, the stored
+    progress); ``unanswered``, the answer never reached it. The restart posts that one
+    again with its nonce and Discord hands back the message it made."""
     db_path = tmp_path / "admiralty.db"
     messages = three_kinds()
     asyncio.run(seed(db_path, messages))
