@@ -68,7 +68,7 @@ class War(Links, StepEngine):
                    "seat": seat_of[f["owner"]]} for f in parent.forces]
         now = self._now()
         try:
-            async with self.db.transaction() as tx:
+            async with self.intents.intent(), self.db.transaction() as tx:  # P-38
                 campaign_id = await campaigns.insert(
                     tx, guild_id=guild_id, channel_id=channel_id, ruleset=rules.name,
                     name=name, gm_user_id=actor.user_id,
