@@ -104,7 +104,7 @@ def battle_link(state: State, ref: str, designs: str = "") -> dict[str, Any] | N
         raise InvalidState(
             f"Battle {battle.id}: " + (f"{', '.join(coming)} would come in; " if coming else "")
             + f"these craft name no design: {shown}. Choose one for each with the designs "
-            "option of /battle start or /battle begin (e.g. `designs:auto` for the nearest "
+            "option of /battle start (e.g. `designs:auto` for the nearest "
             "samples, or "
             f"`designs:{nameless[0]['craft']}=kestrel`; an uploaded catalog's design names "
             "work too), or close the battle in your panel and fight it at the table.")
