@@ -65,7 +65,8 @@ async def test_a_sealed_step_still_says_who_has_acted(tmp_path: Path,
 
 @pytest.mark.parametrize(("ruleset", "absent", "one_line"), [
     ("orbits", {2}, "Bob missed the deadline and by default passes."),
-    ("ftcamp", {2}, "Bob missed the deadline; by default: "),
+    # (Bob's picks come once he is away, P-26: said in one line all the same)
+    ("ftcamp", {2}, "Bob is away; by default: "),
 ])
 async def test_a_default_is_one_line_built_from_the_rule_sets_own_event(
         ruleset: str, absent: set[int], one_line: str, tmp_path: Path,

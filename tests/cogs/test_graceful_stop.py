@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
 
 from bot.campaign import Actor
@@ -14,7 +15,10 @@ from tests.cogs.simworld import World, texts
 
 
 async def until(condition, what: str) -> None:  # noqa: ANN001 (a plain predicate)
-    for _ in range(200):
+    # bounded by the clock, not by loop turns: the database's worker thread may need a while
+    # on a busy machine (200 turns were not always enough in the whole suite)
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
         if condition():
             return
         await asyncio.sleep(0)
