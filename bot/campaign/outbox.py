@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from bot.campaign import pictures
-from bot.campaign.core import ServiceCore
+from bot.campaign.cache import LruCache
+from bot.campaign.core import Clock
 from bot.campaign.models import OutboxMessage, PanelRef
 from storage import campaigns, players
 from storage import outbox as repo
-from storage.db import Tx
+from storage.db import Database, Tx
 from storage.outbox import NewMessage, OutboxRow
 
 log = logging.getLogger(__name__)
@@ -40,12 +42,23 @@ class RetryPolicy:
         return min(self.max_seconds, self.base_seconds * 2.0 ** max(0, failures - 1))
 
 
-class OutboxApi(ServiceCore):
-    def __init__(self, *args: Any, outbox_policy: RetryPolicy | None = None,
-                 **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.outbox_policy = outbox_policy or RetryPolicy()
+class Outbox:
+    """The dispatcher's side of the outbox: what is due, how it went, who hears of a failure.
+
+    ``cache``: the service's campaigns as of their last commit (a closed DM changes seats, so
+    those campaigns are dropped from it); ``wake``: tells the dispatcher to look again."""
+
+    def __init__(self, db: Database, clock: Clock, wake: Callable[[], None] | None,
+                 cache: LruCache[Any], policy: RetryPolicy | None = None) -> None:
+        self.db = db
+        self.clock = clock
+        self._wake = wake
+        self._cache = cache
+        self.policy = policy or RetryPolicy()
         self._drawn: OrderedDict[int, list[tuple[str, bytes]]] = OrderedDict()
+
+    def _now(self) -> float:
+        return self.clock().timestamp()
 
     async def outbox_pending(self, limit: int = 50) -> list[OutboxMessage]:
         """Messages due for (another) attempt, oldest first; per destination only the oldest
@@ -123,8 +136,8 @@ class OutboxApi(ServiceCore):
             if row is None or row.status != "pending":
                 return None
             failures = row.attempts + 1
-            if failures < self.outbox_policy.max_attempts:
-                at = now + self.outbox_policy.delay(failures)
+            if failures < self.policy.max_attempts:
+                at = now + self.policy.delay(failures)
                 await repo.mark_retry(tx, outbox_id, error, at)
                 return at
             await self._fail(tx, row, f"{error} (after {failures} tries)", gave_up=True)

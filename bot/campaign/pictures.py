@@ -9,7 +9,7 @@ but needs its own life cycle and pickling, and would not see renderers registere
 time. Callers draw one picture at a time, so drawing never competes with itself for the GIL.
 
 Never call it inside a write transaction: the service records a picture REQUEST there
-(``storage.outbox.Picture``) and the outbox draws it after commit (``OutboxApi``)."""
+(``storage.outbox.Picture``) and the outbox draws it after commit (``Outbox``)."""
 
 from __future__ import annotations
 

@@ -1,24 +1,80 @@
 """``CampaignService``: one method per user intent (docs/dev/service-contract.md).
 
-Each concept lives in its own module; this class only puts them together."""
+Each concept lives in its own module; this class only puts them together. Collaborators
+with a constructor of their own (the outbox) are held, and their methods delegated here
+unchanged, so callers keep one object to talk to."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from bot.campaign.absence import Absence
+from bot.campaign.core import Clock, utcnow
 from bot.campaign.gm import GmTools
 from bot.campaign.lifecycle import Lifecycle
-from bot.campaign.outbox import OutboxApi
+from bot.campaign.models import OutboxMessage
+from bot.campaign.outbox import Outbox, RetryPolicy
 from bot.campaign.reads import Reads
 from bot.campaign.scheduler import Scheduler
 from bot.campaign.submissions import Submissions
 from bot.campaign.war import War
+from storage.db import Database
 
 
-class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Absence, Scheduler,
-                      OutboxApi):
+class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Absence, Scheduler):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
     ``dice_factory(seed, stream)`` builds the dice of one resolution (default SeededDice);
     ``outbox_policy`` (a ``RetryPolicy`` from config ``[outbox]``) how failed sends are retried;
     ``undo_depth`` (10) and ``cache_campaigns`` (200) are the config's ``[service]`` bounds."""
+
+    def __init__(self, db: Database, clock: Clock = utcnow,
+                 wake: Callable[[], None] | None = None, *,
+                 outbox_policy: RetryPolicy | None = None, **kwargs: Any) -> None:
+        super().__init__(db, clock, wake, **kwargs)
+        self.outbox = Outbox(db, clock, wake, self._cache, outbox_policy)
+
+    # ------------------------------------------------------------ the outbox (dispatcher)
+
+    async def outbox_pending(self, limit: int = 50) -> list[OutboxMessage]:
+        """Messages due for (another) attempt (``Outbox.outbox_pending``)."""
+        return await self.outbox.outbox_pending(limit)
+
+    async def outbox_files(self, message: OutboxMessage) -> list[tuple[str, bytes]]:
+        """The message's pictures, drawn once off the loop (``Outbox.outbox_files``)."""
+        return await self.outbox.outbox_files(message)
+
+    async def outbox_started(self, outbox_id: int) -> None:
+        """A panel DM's post begins (P-33)."""
+        await self.outbox.outbox_started(outbox_id)
+
+    async def outbox_known_dm(self, user_id: int, message_id: int) -> bool:
+        """Some outbox row recorded that Discord message as its DM to the user."""
+        return await self.outbox.outbox_known_dm(user_id, message_id)
+
+    async def outbox_next_attempt(self) -> float | None:
+        """Epoch seconds when the next message may go (for the dispatcher's sleep)."""
+        return await self.outbox.outbox_next_attempt()
+
+    async def outbox_sent(self, outbox_id: int, discord_message_id: int | None,
+                          edit_of: int | None = None) -> bool:
+        """Marks that row sent; False when it was superseded meanwhile (P-33)."""
+        return await self.outbox.outbox_sent(outbox_id, discord_message_id, edit_of)
+
+    async def outbox_piece_sent(self, outbox_id: int, pieces_sent: int) -> None:
+        """Stored, so a retry posts only the pieces after it."""
+        await self.outbox.outbox_piece_sent(outbox_id, pieces_sent)
+
+    async def outbox_retry_later(self, outbox_id: int, error: str) -> float | None:
+        """A transient failure: when it is tried again, None after the last try."""
+        return await self.outbox.outbox_retry_later(outbox_id, error)
+
+    async def outbox_failed(self, outbox_id: int, error: str) -> None:
+        """A permanent failure: never tried again; the GM is told."""
+        await self.outbox.outbox_failed(outbox_id, error)
+
+    async def dm_closed(self, user_id: int) -> None:
+        """The user cannot get DMs: their seats stop getting them (``Outbox.dm_closed``)."""
+        await self.outbox.dm_closed(user_id)
