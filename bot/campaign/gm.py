@@ -13,7 +13,7 @@ from bot.campaign.lifecycle import plain_line
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
 from bot.campaign.steps import Mail, validate_action
-from bot.campaign.war_link import LinkUndo
+from bot.campaign.war import WarListener
 from bot.campaign.war_seats import WarSeats
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome, Request
@@ -36,7 +36,9 @@ def _with_ruling(text: str, data: dict[str, object]) -> str:
     return f"{text} [ruling {ruling}]" if isinstance(ruling, str) and ruling else text
 
 
-class GmTools(LinkUndo, WarSeats):  # P-13, P-14, P-21
+class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
+    war: WarListener  # the service's (bot/campaign/service.py)
+
     async def gm_extend(self, actor: Actor, channel_id: int, hours: float) -> None:
         """Moves the open step's deadline by ``hours`` (negative shortens; a step without a
         deadline gets one ``hours`` from now) and re-arms its reminders."""
@@ -155,7 +157,7 @@ class GmTools(LinkUndo, WarSeats):  # P-13, P-14, P-21
         the same dice and the same result), a fresh deadline and fresh panels. The kept
         submissions are back in BEFORE anything is said, so the announcement (returned, for
         the GM) tells what was undone, whose orders were kept (names only) and who is owed."""
-        await self._refuse_undo_of_sent_result(channel_id)  # P-13
+        await self.war.undo.results.refuse_undo_of_sent_result(channel_id)  # P-13
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> str:
             self._gm_live(ctx, actor)
@@ -175,7 +177,7 @@ class GmTools(LinkUndo, WarSeats):  # P-13, P-14, P-21
             row.state = snap.state
             fx.save = "state"
             # P-13: a battle's result that came in after that point is proposed again
-            again = await self._results_after_undo(tx, ctx, fx, snap.resolution_no)
+            again = await self.war.undo.results_after_undo(tx, ctx, fx, snap.resolution_no)
             ctx.pending = ctx.ruleset.pending(ctx.state)
             sealed = {r.seat for r in ctx.pending if r.kind == "sealed"}
             kept = {seat: a for seat, a in snap.submissions.items() if seat in sealed}

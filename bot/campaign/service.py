@@ -18,7 +18,9 @@ from bot.campaign.outbox import Outbox, RetryPolicy
 from bot.campaign.reads import Reads
 from bot.campaign.scheduler import Scheduler
 from bot.campaign.submissions import Submissions
-from bot.campaign.war import War
+from bot.campaign.war import War, WarListener
+from bot.campaign.war_link import LinkUndo
+from bot.campaign.war_undo import ResultUndo
 from storage.db import Database
 
 
@@ -35,6 +37,11 @@ class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Absence, Sche
                  outbox_policy: RetryPolicy | None = None, **kwargs: Any) -> None:
         super().__init__(db, clock, wake, **kwargs)
         self.outbox = Outbox(db, clock, wake, self._cache, outbox_policy)
+        # the war: P-13/P-14's undo of battle results and links, told by the step engine
+        # of the changes of campaigns that have battles (``StepEngine.war_hooks``)
+        self.war = WarListener(self._load, self._apply, self._cache,
+                               LinkUndo(ResultUndo(db, self._load)))
+        self.war_hooks = self.war
 
     # ------------------------------------------------------------ the outbox (dispatcher)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bot.campaign import embeds, messages
 from bot.campaign.battle_child import linked_by_rules, war_title
@@ -19,6 +19,7 @@ from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Embed, Event, Outcome, Request, step_name
 from storage import campaigns, missed, timers, turns
 from storage import outbox as outbox_repo
+from storage.campaigns import CampaignRow
 from storage.db import Tx
 from storage.events import EventRow
 from storage.outbox import NewMessage, Picture, TrackerRow
@@ -155,8 +156,29 @@ def _said_as_default(events: list[Event], seat: int, name: str, drafted: bool,
     return True
 
 
+class WarHooks(Protocol):
+    """What the step engine tells the war (``bot.campaign.war.WarListener``), called only
+    for campaigns that have battles: a parent whose rules take battle results, a battle
+    linked to its parent."""
+
+    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+        """The parent's state changed: the results and links an undo kept, proposed again
+        where it now waits for them (P-13, P-14); their events."""
+        ...
+
+    async def result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects,
+                               parent: CampaignRow) -> bool:
+        """A linked battle ended: its result proposed to ``parent`` (E-D36); True when the
+        parent or its GM heard of it."""
+        ...
+
+
 class StepEngine(PanelDelivery):
     """Runs the rules and turns their outcome into state, events and messages."""
+
+    # the war, told of what the steps do in a campaign that has battles (set by the service;
+    # None: no war code runs at all)
+    war_hooks: WarHooks | None = None
 
     async def _resolve_sealed(
         self, tx: Tx, ctx: Ctx, fx: Effects, *, drafted: set[int] | None = None,
@@ -238,8 +260,9 @@ class StepEngine(PanelDelivery):
         ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
         ctx.row.state = ctx.state.model_dump(mode="json")
         fx.save = "state"
-        events = outcome.events if outcome.finished else [
-            *outcome.events, *await self._owed_results(tx, ctx, fx)]  # P-13
+        war = self.war_hooks if ctx.ruleset.takes_battle_results else None
+        events = outcome.events if outcome.finished or war is None else [
+            *outcome.events, *await war.owed_results(tx, ctx, fx)]  # P-13, P-14
         self._route(ctx, fx, events, mail, reveal=reveal, finished=outcome.finished)
         if outcome.finished:
             # The last public event is the rule set's closing word (HRFT: the report of every
@@ -299,7 +322,8 @@ class StepEngine(PanelDelivery):
         if (parent is None or parent.status == "ended" or ctx.state is None
                 or not linked_by_rules(parent, ctx.row)):
             return ""
-        if await self._result_to_parent(tx, ctx, fx, parent):
+        if self.war_hooks is not None and await self.war_hooks.result_to_parent(
+                tx, ctx, fx, parent):
             return (f"Its result is proposed to **{parent.name}**, whose GM confirms it "
                     "there.")
         told = war_title(ctx.row.name, ctx.row.parent_ref)
@@ -308,16 +332,6 @@ class StepEngine(PanelDelivery):
             content=f"{told} is over in its thread; nothing of it was proposed to "
                     f"**{parent.name}**."))
         return ""
-
-    async def _result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects, parent: Any) -> bool:
-        """Hook: bot/campaign/war.py proposes the battle's result to the parent (E-D36);
-        True when the parent or its GM heard of it."""
-        return False
-
-    async def _owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
-        """Hook: bot/campaign/war_undo.py proposes the battle results an undo kept (P-13)
-        once the changed state waits for them; returns their events."""
-        return []
 
     async def _open_step(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
         """A new step: new number, a deadline, one DM panel per asked seat; the channel's

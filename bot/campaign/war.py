@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.campaign import war_link, war_undo
 from bot.campaign.battle_child import war_title
+from bot.campaign.cache import LruCache
 from bot.campaign.core import Ctx, Effects, campaign_info
 from bot.campaign.links import Links
 from bot.campaign.models import Actor, CampaignInfo
 from bot.campaign.settings import options_model
 from bot.campaign.steps import Mail, StepEngine
+from bot.campaign.war_undo import Load
 from bot.errors import InvalidInput, InvalidState
 from bot.rules import registry
-from bot.rules.base import Outcome, Seat
+from bot.rules.base import Event, Outcome, Seat
 from storage import campaigns, players
 from storage import events as event_log
 from storage import outbox as outbox_repo
@@ -38,6 +40,8 @@ MAX_NAME = 80
 
 
 class War(Links, StepEngine):
+    war: WarListener  # the service's (bot/campaign/service.py)
+
     async def open_battle(self, actor: Actor, guild_id: int, channel_id: int, name: str,
                           parent_id: int, ref: str, designs: str = "") -> CampaignInfo:
         """The parent's GM opens one of its battles in a thread: the HRFT campaign, one seat
@@ -110,8 +114,8 @@ class War(Links, StepEngine):
             how = ("is paused: resume it (/gm resume) first" if pctx.row.status == "paused"
                    else "is over: fight that battle at the table instead")
             raise InvalidState(f"**{pctx.row.name}** {how}.")
-        await self._apply_to_parent(tx, fx, pctx, linked,  # P-14: undo finds the link
-                                    lambda: war_link.link_mark(pctx, child, fx.now))
+        await self.war.apply_to_parent(tx, fx, pctx, linked,  # P-14: undo finds the link
+                                       lambda: war_link.link_mark(pctx, child, fx.now))
 
     async def begin_battle(self, actor: Actor, channel_id: int) -> CampaignInfo:
         """GM: starts a battle created in setup (players joined themselves). It has no parent
@@ -161,10 +165,28 @@ class War(Links, StepEngine):
         mail = Mail(public=[f"**{ctx.row.name}** begins ({rules.title})."])
         await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
 
-    # --- the result goes back to the parent -------------------------------------------
 
-    async def _result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects,
-                                parent: CampaignRow) -> bool:
+class WarListener:
+    """The war as the step engine hears it, for campaigns that have battles: a parent's
+    change of state proposes the results and links an undo kept (``undo``: P-13, P-14), and
+    a battle's end proposes its result to its parent (E-D36). ``load`` and ``apply`` are the
+    step engine's (a parent changes as any campaign does); ``cache`` its campaigns, from
+    which a parent changed outside its own intent is dropped."""
+
+    def __init__(self, load: Load, apply: Callable[..., Awaitable[None]],
+                 cache: LruCache[Ctx], undo: war_link.LinkUndo) -> None:
+        self._load = load
+        self._apply = apply
+        self._cache = cache
+        self.undo = undo
+
+    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+        """After a change of a parent's state: the kept links (P-14), then the kept results
+        (P-13), proposed where it waits for them; their events."""
+        return await self.undo.owed_results(tx, ctx, fx)
+
+    async def result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects,
+                               parent: CampaignRow) -> bool:
         """E-D36: the ended battle's fates become a proposal in the parent's state (its GM
         is asked to confirm or edit it), written in this same transaction. True when the
         parent or its GM heard of it (P-15: the proposal is the parent's one post)."""
@@ -184,12 +206,12 @@ class War(Links, StepEngine):
                                              " ended, but that battle no longer waits for a "
                                              "result here: nothing is proposed."))
             return True
-        await self._apply_to_parent(tx, fx, pctx, outcome,  # P-13: undo finds the arrival
-                                    lambda: war_undo.mark(pctx, ctx.row, fx.now))
+        await self.apply_to_parent(tx, fx, pctx, outcome,  # P-13: undo finds the arrival
+                                   lambda: war_undo.mark(pctx, ctx.row, fx.now))
         return True
 
-    async def _apply_to_parent(self, tx: Tx, fx: Effects, pctx: Ctx, outcome: Outcome,
-                               mark: Callable[[], EventRow]) -> None:
+    async def apply_to_parent(self, tx: Tx, fx: Effects, pctx: Ctx, outcome: Outcome,
+                              mark: Callable[[], EventRow]) -> None:
         """A change to the parent from one of its battles (a link, a result): not a
         resolution of the parent (no undo snapshot), so ``mark()``, made once the change is
         applied, logs it for /gm undo (P-13, P-14); saved in the caller's transaction."""
@@ -203,6 +225,6 @@ class War(Links, StepEngine):
         fx.wake = True
 
     def _gm_note(self, pctx: Ctx, text: str) -> list[Any]:
-        fx = Effects(now=self._now())
+        fx = Effects(now=0.0)  # (only its message is kept)
         fx.dm(pctx, pctx.row.gm_user_id, text)
         return fx.messages

@@ -10,7 +10,7 @@ until the first change of state after which it does. The same orders list the sa
 (P-5). A kept link belongs to its round (``battle_round``): when that round is over, or the
 round's battles are listed without it, it is dropped (``link_dropped``): the thread and the
 parent's GM are told that the battle no longer fights a battle of the campaign, and its
-result, when it ends, is proposed nowhere (``_result_to_parent`` asks ``dropped``).
+result, when it ends, is proposed nowhere (``WarListener.result_to_parent`` asks ``dropped``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from bot.campaign import war_undo
 from bot.campaign.battle_child import war_title
 from bot.campaign.core import Ctx, Effects
-from bot.campaign.war_undo import WarUndo
+from bot.campaign.war_undo import ResultUndo
 from bot.errors import InvalidState
 from bot.rules.base import Audience, Event
 from storage import campaigns
@@ -100,7 +100,13 @@ def kept_text(child: CampaignRow) -> str:
             "waits for it.")
 
 
-class LinkUndo(WarUndo):
+class LinkUndo:
+    """P-14, then P-13 (``results``): what an undo or a change of a parent's state does to
+    its battles fought in threads."""
+
+    def __init__(self, results: ResultUndo) -> None:
+        self.results = results
+
     async def _settle_links(self, tx: Tx, ctx: Ctx, fx: Effects,
                             undone: int | None) -> list[Settled]:
         """Links the parent's battles fought in threads again where its state waits for
@@ -117,7 +123,7 @@ class LinkUndo(WarUndo):
                  or (undone is not None and m.kind == LINKED and m.resolution_no >= undone)}
         if not marks:
             return []
-        results = await self._marks(tx, ctx.row.id)  # P-13's marks of the results
+        results = await self.results.marks(tx, ctx.row.id)  # P-13's marks of the results
         listed = set(refs_of(ctx.state))  # before any is linked again in this pass
         out: list[Settled] = []
         for cid, m in marks.items():
@@ -172,18 +178,19 @@ class LinkUndo(WarUndo):
                 lines.append(gone_text(ctx, s.child))
         return lines
 
-    async def _results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
+    async def results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
         """P-14 then P-13: the battles still fought are linked first, so a result proposed
         again names its thread. (A dropped link is a battle still fought: it has no result
         for P-13 to propose.)"""
         lines = self._link_lines(ctx, await self._settle_links(tx, ctx, fx, undone))
-        return lines + await super()._results_after_undo(tx, ctx, fx, undone)
+        return lines + await self.results.results_after_undo(tx, ctx, fx, undone)
 
-    async def _owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
         """After a change of the parent's state: the kept links first (P-14), then the kept
         results (P-13)."""
         settled = await self._settle_links(tx, ctx, fx, None)
-        return [e for s in settled for e in s.events] + await super()._owed_results(tx, ctx, fx)
+        return [e for s in settled for e in s.events] + await self.results.owed_results(
+            tx, ctx, fx)
 
 
 def round_of_link(m: EventRow, now: int | None) -> int | None:

@@ -20,18 +20,20 @@ both hooks of ``RulesetBase``, so any parent rule set that takes battle results 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.campaign.battle_child import war_title
 from bot.campaign.core import Ctx, Effects
-from bot.campaign.steps import StepEngine
 from bot.errors import InvalidState
 from bot.rules.base import Audience, Event, Outcome
 from storage import campaigns
 from storage import events as event_log
 from storage.campaigns import CampaignRow, Reader
-from storage.db import Tx
+from storage.db import Database, Tx
 from storage.events import EventRow
+
+Load = Callable[[Reader, int], Awaitable[Ctx]]  # the service's loader of one campaign
 
 ARRIVED = "battle_arrival"  # a battle's result came in (at its end, or again after an undo)
 OWED = "battle_owed"  # kept: proposed as soon as that battle waits for a result again
@@ -117,8 +119,14 @@ def _take(ctx: Ctx, outcome: Outcome) -> None:
     ctx.row.state = ctx.state.model_dump(mode="json")
 
 
-class WarUndo(StepEngine):
-    async def _refuse_undo_of_sent_result(self, channel_id: int) -> None:
+class ResultUndo:
+    """P-13 for one service: ``db`` its reader, ``load`` how it loads a campaign."""
+
+    def __init__(self, db: Database, load: Load) -> None:
+        self.db = db
+        self._load = load
+
+    async def refuse_undo_of_sent_result(self, channel_id: int) -> None:
         """P-13: ``/gm undo`` in the thread of a battle that is over and whose result went to
         its parent as a proposal is refused with the reason: from then on the parent decides
         what the result does, and its GM can change or close it there."""
@@ -130,7 +138,7 @@ class WarUndo(StepEngine):
                   if row is not None and row.parent_id is not None else None)
         if row is None or parent is None:
             return
-        if row.id not in await self._marks(self.db, parent.id):
+        if row.id not in await self.marks(self.db, parent.id):
             return
         raise InvalidState(
             f"**{row.name}** is over and its result went to **{parent.name}** (battle "
@@ -138,7 +146,7 @@ class WarUndo(StepEngine):
             "it, changes a craft's fate first, or closes the battle and reports its losses "
             "by hand; /gm undo there takes back a confirmation.")
 
-    async def _marks(self, db: Reader, campaign_id: int) -> dict[int, EventRow]:
+    async def marks(self, db: Reader, campaign_id: int) -> dict[int, EventRow]:
         """Battle campaign id -> its newest result mark in the parent's log, oldest first."""
         return await newest_marks(db, campaign_id, MARKS)
 
@@ -148,14 +156,14 @@ class WarUndo(StepEngine):
             return None
         return await self._load(tx, cid)
 
-    async def _results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
+    async def results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
         """``gm_undo`` has put back the state from before resolution ``undone``: every result
         that arrived after that point is proposed again where the restored state waits for
         it, else kept. Its events are logged but not sent (the GM had them at the arrival;
         the undo's announcement and the GM's fresh panel say it). Returns the announcement's
         lines."""
         lines: list[str] = []
-        for cid, m in (await self._marks(tx, ctx.row.id)).items():
+        for cid, m in (await self.marks(tx, ctx.row.id)).items():
             if not (m.kind == OWED or (m.kind == ARRIVED and m.resolution_no >= undone)):
                 continue  # the restored state has it (or it was dropped)
             child = await self._ended_battle(tx, ctx, cid)
@@ -181,14 +189,14 @@ class WarUndo(StepEngine):
                              "that battle waits for its result.")
         return lines
 
-    async def _owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
         """After a change of a parent's state: each kept result (``OWED``) whose battle waits
         again is proposed; one whose round is over is dropped (the GM is told). Returns the
         events to route with the change."""
         if not ctx.ruleset.takes_battle_results or ctx.row.status not in LIVE:
             return []
         events: list[Event] = []
-        for cid, m in (await self._marks(tx, ctx.row.id)).items():
+        for cid, m in (await self.marks(tx, ctx.row.id)).items():
             if m.kind != OWED:
                 continue
             child = await self._ended_battle(tx, ctx, cid)
