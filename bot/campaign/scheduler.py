@@ -10,11 +10,11 @@ import logging
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.campaign import messages
-from bot.campaign.core import Ctx, Effects
+from bot.campaign.core import Clock, Ctx, Effects
 from bot.campaign.settings import timing
 from bot.campaign.steps import Mail, StepEngine, Taken
 from bot.campaign.summaries import describe_action
@@ -22,7 +22,7 @@ from bot.rules.base import step_name
 from bot.rules.words import plural
 from storage import campaigns, digests, missed, timers
 from storage import outbox as outbox_repo
-from storage.db import Tx
+from storage.db import Database, Tx
 from storage.health import StorageError
 from storage.outbox import NewMessage
 
@@ -47,11 +47,25 @@ class Trouble:
     retry_at: float
 
 
-class Scheduler(StepEngine):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+class Scheduler:
+    """Fires the deadlines, reminders and digests that fall due by ``clock``, each through
+    ``engine``'s one transaction per intent (``StepEngine._mutate``); ``wake`` tells the
+    dispatcher to look."""
+
+    def __init__(self, db: Database, clock: Clock, wake: Callable[[], None] | None,
+                 engine: StepEngine) -> None:
+        self.db = db
+        self.clock = clock
+        self._wake = wake
+        self.engine = engine
         # timers that failed, by key: when to try again (kept in memory: a restart retries)
         self._trouble: dict[TimerKey, Trouble] = {}
+
+    def _now(self) -> float:
+        return self.clock().timestamp()
+
+    def _at(self, seconds: float | None) -> datetime | None:
+        return datetime.fromtimestamp(seconds, UTC) if seconds is not None else None
 
     async def next_wakeup(self) -> datetime | None:
         """When the earliest deadline or reminder falls due (None: nothing scheduled); a
@@ -100,7 +114,7 @@ class Scheduler(StepEngine):
         intent = (self._reminder(step_no, key[3]) if kind == "reminder" else
                   self._digest() if kind == "digest" else self._deadline(step_no))
         try:
-            fired = await self._mutate(campaign_id, intent)
+            fired = await self.engine._mutate(campaign_id, intent)
         except Exception as exc:  # noqa: BLE001 (any failure: the other campaigns go on)
             await self._failed(key, exc, now)
             return 0
@@ -175,9 +189,9 @@ class Scheduler(StepEngine):
             name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
             away = await missed.away_seats(tx, ctx.row.id)
             for req in ctx.owing():
-                target = None if req.seat in away else self._dm_target(ctx, req.seat)
+                target = None if req.seat in away else self.engine._dm_target(ctx, req.seat)
                 if target is not None:
-                    await self._remind_seat(
+                    await self.engine._remind_seat(
                         tx, ctx, fx, req.seat, target,
                         "Reminder: " + messages.panel_line(ctx.row.name, name, req.prompt, due),
                         step_no)
@@ -278,7 +292,7 @@ class Scheduler(StepEngine):
         for seat in seats:
             for req in ctx.requests_of(seat)[:1]:
                 mail.panel(seat, messages.panel_line(ctx.row.name, name, req.prompt, None))
-        await self._flush(tx, ctx, fx, mail)
+        await self.engine._flush(tx, ctx, fx, mail)
 
     def _deadline(self, step_no: int) -> Intent:
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
@@ -301,7 +315,7 @@ class Scheduler(StepEngine):
             # such; they missed no deadline, and the GM was told once they went away
             hurried = all(r.seat in away for r in ctx.owing())
             taken: list[Taken] = []
-            stuck = await self._force_defaults(tx, ctx, fx, strict=False, taken=taken,
+            stuck = await self.engine._force_defaults(tx, ctx, fx, strict=False, taken=taken,
                                                away=away)
             if hurried and not stuck:
                 return 1

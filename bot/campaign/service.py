@@ -7,6 +7,7 @@ unchanged, so callers keep one object to talk to."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from bot.campaign.absence import Absence
@@ -24,7 +25,7 @@ from bot.campaign.war_undo import ResultUndo
 from storage.db import Database
 
 
-class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Absence, Scheduler):
+class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Absence):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
@@ -42,6 +43,21 @@ class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Absence, Sche
         self.war = WarListener(self._load, self._apply, self._cache,
                                LinkUndo(ResultUndo(db, self._load)))
         self.war_hooks = self.war
+        self.scheduler = Scheduler(db, clock, wake, self)
+
+    # ------------------------------------------------------------ time (the scheduler)
+
+    async def next_wakeup(self) -> datetime | None:
+        """When the earliest deadline or reminder falls due (None: nothing scheduled); a failed
+        timer counts from when it is tried again, so it is never retried in a loop."""
+        return await self.scheduler.next_wakeup()
+
+    async def run_due(self) -> int:
+        """Fires everything due at ``clock()`` (also what fell due while the bot was down);
+        returns how many deadlines and reminders fired. Each one is marked done in the same
+        transaction as its effects, so it fires once even across a restart."""
+        return await self.scheduler.run_due()
+
 
     # ------------------------------------------------------------ the outbox (dispatcher)
 
