@@ -16,7 +16,12 @@ from storage import missed, panels, timers
 from storage.db import Tx
 
 
-class Absence(StepEngine):
+class Absence:
+    """P-26: a seat that is away comes back (``/campaign back``, a click on its panel)."""
+
+    def __init__(self, engine: StepEngine) -> None:
+        self.engine = engine
+
     async def come_back(self, actor: Actor, channel_id: int) -> str:
         """The actor's seat is no longer away: its steps wait for them again and the
         channel is told; their open panel comes again without the away line. Refused when
@@ -32,7 +37,7 @@ class Absence(StepEngine):
             return (f"Welcome back to **{ctx.row.name}**: your moves wait for you again. "
                     "Use /orders for your panels.")
 
-        return await self._in_channel(channel_id, run)
+        return await self.engine._in_channel(channel_id, run)
 
     async def panel_clicked(self, campaign_id: int, step_no: int, seat: int,
                             user_id: int) -> None:
@@ -41,7 +46,7 @@ class Absence(StepEngine):
         (``panel(..., user_id)``); anyone else changes nothing. A click on the open step's
         panel leaves that message to the click's own answer; after a click on an older one
         the open panel comes again."""
-        if seat not in await missed.away_seats(self.db, campaign_id):
+        if seat not in await missed.away_seats(self.engine.db, campaign_id):
             return  # the usual case: nothing to write
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
@@ -50,7 +55,7 @@ class Absence(StepEngine):
                 await self._back(tx, ctx, fx, seat, user_id,
                                  again=step_no != ctx.row.step_no)
 
-        await self._mutate(campaign_id, run)
+        await self.engine._mutate(campaign_id, run)
 
     async def _back(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int,
                     again: bool = True) -> bool:
@@ -66,8 +71,8 @@ class Absence(StepEngine):
         reqs = ctx.requests_of(seat)[:1]
         if again and reqs and ctx.row.status == "running":
             dl = await timers.get(tx, ctx.row.id, ctx.row.step_no)
-            due = self._at(dl.due_at) if dl is not None and dl.status == "open" else None
+            due = self.engine._at(dl.due_at) if dl is not None and dl.status == "open" else None
             name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
             mail.panel(seat, messages.panel_line(ctx.row.name, name, reqs[0].prompt, due))
-        await self._flush(tx, ctx, fx, mail)
+        await self.engine._flush(tx, ctx, fx, mail)
         return True

@@ -14,7 +14,7 @@ from bot.campaign.absence import Absence
 from bot.campaign.core import Clock, utcnow
 from bot.campaign.gm import GmTools
 from bot.campaign.lifecycle import Lifecycle
-from bot.campaign.models import OutboxMessage
+from bot.campaign.models import Actor, OutboxMessage
 from bot.campaign.outbox import Outbox, RetryPolicy
 from bot.campaign.reads import Reads
 from bot.campaign.scheduler import Scheduler
@@ -25,7 +25,7 @@ from bot.campaign.war_undo import ResultUndo
 from storage.db import Database
 
 
-class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Absence):
+class CampaignService(Lifecycle, Submissions, GmTools, Reads, War):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
@@ -43,7 +43,25 @@ class CampaignService(Lifecycle, Submissions, GmTools, Reads, War, Absence):
         self.war = WarListener(self._load, self._apply, self._cache,
                                LinkUndo(ResultUndo(db, self._load)))
         self.war_hooks = self.war
+        self.absence = Absence(self)
         self.scheduler = Scheduler(db, clock, wake, self)
+
+    # ------------------------------------------------------------ absence
+
+    async def come_back(self, actor: Actor, channel_id: int) -> str:
+        """The actor's seat is no longer away: its steps wait for them again and the channel is
+        told; their open panel comes again without the away line. Refused when they hold no
+        seat; a seat that is not away changes nothing."""
+        return await self.absence.come_back(actor, channel_id)
+
+    async def panel_clicked(self, campaign_id: int, step_no: int, seat: int, user_id: int) -> None:
+        """A click of the seat's holder on one of its panels, even one whose step is over: an
+        away seat is back (P-26: any panel action). Call it only after the holder check
+        (``panel(..., user_id)``); anyone else changes nothing. A click on the open step's
+        panel leaves that message to the click's own answer; after a click on an older one the
+        open panel comes again."""
+        return await self.absence.panel_clicked(campaign_id, step_no, seat, user_id)
+
 
     # ------------------------------------------------------------ time (the scheduler)
 
