@@ -4,15 +4,19 @@ parent's rule set answers through its war hooks (``battle_link``, ``battle_refs`
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.campaign.battle_child import takes_battles, war_title
-from bot.campaign.core import Ctx, ServiceCore, campaign_info
+from bot.campaign.core import Ctx, campaign_info
 from bot.campaign.models import Actor, CampaignInfo
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied, UserError
 from storage import campaigns, listing
-from storage.campaigns import CampaignRow
+from storage.campaigns import CampaignRow, Reader
+from storage.db import Database
+
+Load = Callable[[Reader, int], Awaitable[Ctx]]  # the service's loader of one campaign
 
 MAX_ENDED_PARENTS = 10
 MAX_REF = 100  # a hex/sector or an area and turn; the slash option allows 6000
@@ -46,7 +50,14 @@ class _Parent:
             else [f"From **{self.name}**."]
 
 
-class Links(ServiceCore):
+class Links:
+    """What a parent campaign offers a battle thread (``/battle start``): read with
+    ``db`` (the reader) and ``load`` (the service's loader of one campaign)."""
+
+    def __init__(self, db: Database, load: Load) -> None:
+        self.db = db
+        self._load = load
+
     async def parent_choices(self, actor: Actor, guild_id: int) -> list[CampaignInfo]:
         """Campaigns a battle started by ``actor`` may resolve (``/battle start parent:``
         autocomplete): the guild's campaigns whose rules fight battles in threads (P-20: no

@@ -14,7 +14,8 @@ from bot.campaign.absence import Absence
 from bot.campaign.core import Clock, utcnow
 from bot.campaign.gm import GmTools
 from bot.campaign.lifecycle import Lifecycle
-from bot.campaign.models import Actor, OutboxMessage
+from bot.campaign.links import BattleLink, Links
+from bot.campaign.models import Actor, CampaignInfo, OutboxMessage
 from bot.campaign.outbox import Outbox, RetryPolicy
 from bot.campaign.reads import Reads
 from bot.campaign.scheduler import Scheduler
@@ -25,7 +26,7 @@ from bot.campaign.war_undo import ResultUndo
 from storage.db import Database
 
 
-class CampaignService(Lifecycle, Submissions, GmTools, Reads, War):
+class CampaignService(Lifecycle, Submissions, GmTools, Reads):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
@@ -33,18 +34,78 @@ class CampaignService(Lifecycle, Submissions, GmTools, Reads, War):
     ``outbox_policy`` (a ``RetryPolicy`` from config ``[outbox]``) how failed sends are retried;
     ``undo_depth`` (10) and ``cache_campaigns`` (200) are the config's ``[service]`` bounds."""
 
-    def __init__(self, db: Database, clock: Clock = utcnow,
-                 wake: Callable[[], None] | None = None, *,
-                 outbox_policy: RetryPolicy | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock = utcnow,
+        wake: Callable[[], None] | None = None,
+        *,
+        outbox_policy: RetryPolicy | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(db, clock, wake, **kwargs)
         self.outbox = Outbox(db, clock, wake, self._cache, outbox_policy)
         # the war: P-13/P-14's undo of battle results and links, told by the step engine
         # of the changes of campaigns that have battles (``StepEngine.war_hooks``)
-        self.war = WarListener(self._load, self._apply, self._cache,
-                               LinkUndo(ResultUndo(db, self._load)))
+        self.war = WarListener(
+            self._load, self._apply, self._cache, LinkUndo(ResultUndo(db, self._load))
+        )
         self.war_hooks = self.war
+        self.links = Links(db, self._load)
+        self.battles = War(self, self.links, self.war)
         self.absence = Absence(self)
         self.scheduler = Scheduler(db, clock, wake, self)
+
+    # ------------------------------------------------------------ battles in threads
+
+    async def open_battle(
+        self,
+        actor: Actor,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        parent_id: int,
+        ref: str,
+        designs: str = "",
+    ) -> CampaignInfo:
+        """The parent's GM opens one of its battles in a thread: the HRFT campaign, one seat
+        per side of the parent's battle (the member holding that seat now), started with its
+        craft (FTCamp) or its sides' forces to muster (Orbits), and the parent's battle marked
+        as fought there. One transaction: a refusal or a failure leaves no battle."""
+        return await self.battles.open_battle(
+            actor, guild_id, channel_id, name, parent_id, ref, designs
+        )
+
+    async def begin_battle(self, actor: Actor, channel_id: int) -> CampaignInfo:
+        """GM: starts a battle created in setup (players joined themselves). It has no parent
+        battle (P-20: only ``open_battle`` links one, seated and started at once), so nothing
+        of a campaign comes in: a stranger's battle never receives a campaign's craft."""
+        return await self.battles.begin_battle(actor, channel_id)
+
+    async def parent_choices(self, actor: Actor, guild_id: int) -> list[CampaignInfo]:
+        """Campaigns a battle started by ``actor`` may resolve (``/battle start parent:``
+        autocomplete): the guild's campaigns whose rules fight battles in threads (P-20: no
+        battle, no guess game) and that ``actor`` is the GM of (every one for an admin); the
+        live ones by id, then the latest that ended. Two queries, no state read."""
+        return await self.links.parent_choices(actor, guild_id)
+
+    async def parent_id(self, actor: Actor, guild_id: int, typed: str) -> int:
+        """The campaign id ``/battle start parent:`` names: the id the autocomplete puts in, or
+        the full name of one of ``parent_choices``."""
+        return await self.links.parent_id(actor, guild_id, typed)
+
+    async def battle_refs(self, actor: Actor, guild_id: int, parent_id: int) -> list[str]:
+        """``/battle start ref:`` autocomplete: the parent's battles that wait to be fought,
+        for its GM (an admin) only; nothing for anyone else or a parent without battles."""
+        return await self.links.battle_refs(actor, guild_id, parent_id)
+
+    async def battle_link(
+        self, actor: Actor, guild_id: int, parent_id: int, ref: str, designs: str = ""
+    ) -> BattleLink:
+        """Checks a battle's parent reference before anything is created (P-20): the parent's
+        GM (or an admin of its server) names a battle its rules list as open now. Refused
+        otherwise: no free description, no look-alike, no battle as parent."""
+        return await self.links.battle_link(actor, guild_id, parent_id, ref, designs)
 
     # ------------------------------------------------------------ absence
 
@@ -62,7 +123,6 @@ class CampaignService(Lifecycle, Submissions, GmTools, Reads, War):
         open panel comes again."""
         return await self.absence.panel_clicked(campaign_id, step_no, seat, user_id)
 
-
     # ------------------------------------------------------------ time (the scheduler)
 
     async def next_wakeup(self) -> datetime | None:
@@ -75,7 +135,6 @@ class CampaignService(Lifecycle, Submissions, GmTools, Reads, War):
         returns how many deadlines and reminders fired. Each one is marked done in the same
         transaction as its effects, so it fires once even across a restart."""
         return await self.scheduler.run_due()
-
 
     # ------------------------------------------------------------ the outbox (dispatcher)
 
@@ -99,8 +158,9 @@ class CampaignService(Lifecycle, Submissions, GmTools, Reads, War):
         """Epoch seconds when the next message may go (for the dispatcher's sleep)."""
         return await self.outbox.outbox_next_attempt()
 
-    async def outbox_sent(self, outbox_id: int, discord_message_id: int | None,
-                          edit_of: int | None = None) -> bool:
+    async def outbox_sent(
+        self, outbox_id: int, discord_message_id: int | None, edit_of: int | None = None
+    ) -> bool:
         """Marks that row sent; False when it was superseded meanwhile (P-33)."""
         return await self.outbox.outbox_sent(outbox_id, discord_message_id, edit_of)
 

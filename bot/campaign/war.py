@@ -39,8 +39,15 @@ BATTLE_RULES = "hrft"
 MAX_NAME = 80
 
 
-class War(Links, StepEngine):
-    war: WarListener  # the service's (bot/campaign/service.py)
+class War:
+    """The battles a campaign fights in threads: opened from the parent (``links`` says
+    what the parent offers) or begun by their GM, started through ``engine``; ``war``
+    carries their links and results back to the parent."""
+
+    def __init__(self, engine: StepEngine, links: Links, war: WarListener) -> None:
+        self.engine = engine
+        self.links = links
+        self.war = war
 
     async def open_battle(self, actor: Actor, guild_id: int, channel_id: int, name: str,
                           parent_id: int, ref: str, designs: str = "") -> CampaignInfo:
@@ -51,8 +58,8 @@ class War(Links, StepEngine):
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
-        parent = await self._parent(parent_id, ref, guild_id, actor, designs)  # P-20
-        pctx = await self._load(self.db, parent_id)
+        parent = await self.links._parent(parent_id, ref, guild_id, actor, designs)  # P-20
+        pctx = await self.engine._load(self.engine.db, parent_id)
         names = {p.seat: p.name for p in pctx.players if p.active}
         unseated = [f["label"] for f in parent.forces if f["owner"] not in names]
         if unseated:
@@ -70,19 +77,19 @@ class War(Links, StepEngine):
                    "seat": seat_of.get(e["owner"], 0)} for e in parent.roster]
         forces = [{**{k: v for k, v in f.items() if k != "owner"},
                    "seat": seat_of[f["owner"]]} for f in parent.forces]
-        now = self._now()
+        now = self.engine._now()
         try:
-            async with self.intents.intent(), self.db.transaction() as tx:  # P-38
+            async with self.engine.intents.intent(), self.engine.db.transaction() as tx:  # P-38
                 campaign_id = await campaigns.insert(
                     tx, guild_id=guild_id, channel_id=channel_id, ruleset=rules.name,
                     name=name, gm_user_id=actor.user_id,
                     options=rules.options_model().model_dump(mode="json"),
-                    settings=dict(self.timing_defaults), seed=self._seed_source(),
+                    settings=dict(self.engine.timing_defaults), seed=self.engine._seed_source(),
                     parent_id=parent_id, parent_ref=parent.battle_id, now=now)
                 for owner, seat in seat_of.items():
                     await players.add(tx, campaign_id, seat, parent.users[owner], names[owner],
                                       now)
-                ctx = await self._load(tx, campaign_id)
+                ctx = await self.engine._load(tx, campaign_id)
                 fx = Effects(now=now)
                 # O-D17: an Orbits side's force musters its ships within its budget
                 await self._start_with_roster(tx, ctx, fx, roster, forces)
@@ -95,17 +102,17 @@ class War(Links, StepEngine):
                 raise
             raise InvalidState("This thread already has a campaign that is not over.") from None
         ctx.row.version += 1
-        self._cache.pop(campaign_id, None)  # loaded fresh on its next intent
-        self._cache.pop(parent_id, None)
-        if self._wake is not None:
-            self._wake()
+        self.engine._cache.pop(campaign_id, None)  # loaded fresh on its next intent
+        self.engine._cache.pop(parent_id, None)
+        if self.engine._wake is not None:
+            self.engine._wake()
         return campaign_info(ctx.row, ctx.players)
 
     async def _link_parent(self, tx: Tx, fx: Effects, parent_id: int, ref: str,
                            name: str, child: CampaignRow) -> None:
         """O-D18: the parent marks its battle as fought in this thread (its rule set's
         ``link_battle`` hook, when it has one), saved in the caller's transaction."""
-        pctx = await self._load(tx, parent_id)
+        pctx = await self.engine._load(tx, parent_id)
         linked = (pctx.ruleset.link_battle(pctx.state, ref, name)
                   if pctx.state is not None else None)
         if linked is None:
@@ -121,16 +128,16 @@ class War(Links, StepEngine):
         """GM: starts a battle created in setup (players joined themselves). It has no parent
         battle (P-20: only ``open_battle`` links one, seated and started at once), so nothing
         of a campaign comes in: a stranger's battle never receives a campaign's craft."""
-        campaign_id = await self._id_in_channel(channel_id)
-        ctx0 = await self._load(self.db, campaign_id)
-        self._require_gm(ctx0, actor)
+        campaign_id = await self.engine._id_in_channel(channel_id)
+        ctx0 = await self.engine._load(self.engine.db, campaign_id)
+        self.engine._require_gm(ctx0, actor)
         if ctx0.row.parent_id is not None and ctx0.row.status == "setup":  # older version
             raise InvalidState("This battle names a campaign that never linked it, so it "
                                "cannot begin. The campaign's GM opens that battle from its "
                                "battle list instead; end this one with /battle end.")
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> CampaignInfo:
-            self._require_gm(ctx, actor)
+            self.engine._require_gm(ctx, actor)
             if ctx.row.status != "setup":
                 raise InvalidState("The battle has already begun.")
             count = len(ctx.players)
@@ -143,7 +150,7 @@ class War(Links, StepEngine):
             await self._start_with_roster(tx, ctx, fx, [])
             return campaign_info(ctx.row, ctx.players)
 
-        return await self._mutate(campaign_id, run)
+        return await self.engine._mutate(campaign_id, run)
 
     async def _start_with_roster(self, tx: Tx, ctx: Ctx, fx: Effects,
                                  roster: list[dict[str, Any]],
@@ -156,14 +163,14 @@ class War(Links, StepEngine):
         rules = ctx.ruleset
         seats = [Seat(number=p.seat, name=p.name) for p in ctx.players]
         outcome = rules.start(options_model(rules, ctx.row.options), seats,
-                              self._dice(ctx, "start"))
+                              self.engine._dice(ctx, "start"))
         if roster or forces:
             taken = rules.take_in(outcome.state, {"roster": roster, "forces": forces or []})
             outcome = Outcome(state=taken.state, events=[*outcome.events, *taken.events],
                               finished=taken.finished)
         ctx.row.status = "running"
         mail = Mail(public=[f"**{ctx.row.name}** begins ({rules.title})."])
-        await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
+        await self.engine._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
 
 
 class WarListener:
