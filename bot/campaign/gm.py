@@ -12,7 +12,7 @@ from bot.campaign.core import Ctx, Effects
 from bot.campaign.lifecycle import plain_line
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
-from bot.campaign.steps import Mail, validate_action
+from bot.campaign.steps import Mail, StepEngine, validate_action
 from bot.campaign.war import WarListener
 from bot.campaign.war_seats import WarSeats
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
@@ -36,8 +36,14 @@ def _with_ruling(text: str, data: dict[str, object]) -> str:
     return f"{text} [ruling {ruling}]" if isinstance(ruling, str) and ruling else text
 
 
-class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
-    war: WarListener  # the service's (bot/campaign/service.py)
+class GmTools:
+    """The GM's tools by channel, through ``engine``; ``war`` undoes a parent's battle links
+    and results with it (P-13, P-14), ``seats`` makes its battles' seats follow (P-21)."""
+
+    def __init__(self, engine: StepEngine, war: WarListener, seats: WarSeats) -> None:
+        self.engine = engine
+        self.war = war
+        self.seats = seats
 
     async def gm_extend(self, actor: Actor, channel_id: int, hours: float) -> None:
         """Moves the open step's deadline by ``hours`` (negative shortens; a step without a
@@ -60,10 +66,10 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
                               timing(ctx.row.settings)["reminders"], fx.now)
             fx.wake = True
             fx.channel(ctx, "The GM moved the deadline of the current step: now "
-                            f"{messages.when(self._at(due))}.")
-            await self._flush(tx, ctx, fx, Mail())  # the step's tracker shows the new one
+                            f"{messages.when(self.engine._at(due))}.")
+            await self.engine._flush(tx, ctx, fx, Mail())  # the step's tracker shows the new one
 
-        await self._in_channel(channel_id, run)
+        await self.engine._in_channel(channel_id, run)
 
     async def gm_pause(self, actor: Actor, channel_id: int) -> None:
         """Freezes the campaign and the time left on its deadline."""
@@ -76,7 +82,7 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
             ctx.row.status, fx.save, fx.wake = "paused", "row", True
             fx.channel(ctx, "The GM paused the campaign; the deadline clock is stopped.")
 
-        await self._in_channel(channel_id, run)
+        await self.engine._in_channel(channel_id, run)
 
     async def gm_resume(self, actor: Actor, channel_id: int) -> None:
         """Restarts the clock with the time that was left at the pause."""
@@ -92,10 +98,10 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
                 due = fx.now + dl.remaining
                 await timers.move(tx, ctx.row.id, ctx.row.step_no, due,
                                   timing(ctx.row.settings)["reminders"], fx.now)
-                note = f" Deadline {messages.when(self._at(due))}."
+                note = f" Deadline {messages.when(self.engine._at(due))}."
             fx.channel(ctx, f"The GM resumed the campaign.{note}")
 
-        await self._in_channel(channel_id, run)
+        await self.engine._in_channel(channel_id, run)
 
     async def gm_advance(self, actor: Actor, channel_id: int) -> None:
         """Resolves the open step now, taking the default for every missing input."""
@@ -107,9 +113,9 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
             if not ctx.pending:
                 raise InvalidState("No step is open.")
             away = frozenset(await missed.away_seats(tx, ctx.row.id))  # said as such (P-26)
-            await self._force_defaults(tx, ctx, fx, strict=True, away=away)
+            await self.engine._force_defaults(tx, ctx, fx, strict=True, away=away)
 
-        await self._in_channel(channel_id, run)
+        await self.engine._in_channel(channel_id, run)
 
     async def gm_edit_state(
         self, actor: Actor, channel_id: int, edit: Callable[[Any], Any], summary: str
@@ -121,12 +127,12 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
             self._gm_live(ctx, actor)
             new_state = edit(ctx.state)
-            await self._begin_resolution(tx, ctx, fx)
+            await self.engine._begin_resolution(tx, ctx, fx)
             outcome = Outcome(state=new_state, events=[
                 Event(audience=Audience.gm(), kind="gm_edit", text=f"GM edit: {summary}")])
-            await self._apply(tx, ctx, fx, outcome, closes_step=True)
+            await self.engine._apply(tx, ctx, fx, outcome, closes_step=True)
 
-        await self._in_channel(channel_id, run)
+        await self.engine._in_channel(channel_id, run)
 
     async def gm_act(self, actor: Actor, channel_id: int, action: dict[str, Any]) -> None:
         """Applies an action the rule set lets the GM take at any time (its optional
@@ -144,9 +150,9 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
                 raise InvalidState("The GM has nothing to do in this step of the game.")
             request = Request(seat=GM_SEAT, kind="open", step="gm", prompt="GM", actions=specs)
             validate_action(request, action)
-            await self._act(tx, ctx, fx, request, action)
+            await self.engine._act(tx, ctx, fx, request, action)
 
-        await self._in_channel(channel_id, run)
+        await self.engine._in_channel(channel_id, run)
 
     async def gm_undo(self, actor: Actor, channel_id: int) -> str:
         """Restores the state before the last resolution and the submissions it used; again
@@ -164,7 +170,7 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
             snap = await turns.latest_snapshot(tx, ctx.row.id)
             if snap is None and ctx.row.resolution_no > 0:
                 # P-5: resolution N's snapshot is pruned once N <= newest - undo_depth
-                raise InvalidState(f"I keep only the last {self.undo_depth} resolutions; "
+                raise InvalidState(f"I keep only the last {self.engine.undo_depth} resolutions; "
                                    "nothing older can be undone.")
             if snap is None:
                 raise InvalidState("There is nothing to undo.")
@@ -183,7 +189,7 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
             kept = {seat: a for seat, a in snap.submissions.items() if seat in sealed}
             # The step machine's own opening words are not used: they were written before
             # the kept submissions were back in. Its panels are re-worded below.
-            await self._open_step(tx, ctx, fx, Mail())
+            await self.engine._open_step(tx, ctx, fx, Mail())
             await turns.replace_submissions(tx, row.id, row.step_no, kept, fx.now)
             ctx.submitted = dict(kept)
             # P-23: revealed by the undone resolution, the players' orders stand as given
@@ -195,7 +201,8 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
                     ctx, order_locks.LOCKED, locked, fx.now,
                     f"Orders back in after the undo, locked: {who}."))
             dl = await timers.get(tx, row.id, row.step_no)
-            deadline = self._at(dl.due_at) if dl is not None and dl.status == "open" else None
+            open_dl = dl is not None and dl.status == "open"
+            deadline = self.engine._at(dl.due_at) if dl is not None and open_dl else None
             text = undo_text(ctx, undone, deadline, again, locked)
             mail = Mail(public=[text])
             for req in ctx.pending:
@@ -209,10 +216,10 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
                     ask = req.prompt
                 mail.panel(req.seat, f"**{row.name}**: the GM undid the last result. {ask}"
                            + (f" (deadline {messages.when(deadline)})" if deadline else ""))
-            await self._flush(tx, ctx, fx, mail)
+            await self.engine._flush(tx, ctx, fx, mail)
             return text
 
-        return await self._in_channel(channel_id, run)
+        return await self.engine._in_channel(channel_id, run)
 
     async def gm_reopen(self, actor: Actor, channel_id: int, user_id: int) -> str:
         """P-23: the GM lets one seat change the orders an undo put back locked (the seat
@@ -235,10 +242,10 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
             mail = Mail(public=[text])
             mail.panel(p.seat, f"**{ctx.row.name}**: the GM reopened your orders. Change them "
                                "here until the step resolves.")
-            await self._flush(tx, ctx, fx, mail)
+            await self.engine._flush(tx, ctx, fx, mail)
             return text
 
-        return await self._in_channel(channel_id, run)
+        return await self.engine._in_channel(channel_id, run)
 
     async def gm_log(self, actor: Actor, channel_id: int,
                      limit: int | None = 20) -> list[LogEntry]:
@@ -246,10 +253,10 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
         event), of the live campaign of the channel, else the latest that ended there.
         ``limit=None``: the whole log (for a file), still capped at ``MAX_LOG_ENTRIES``."""
         limit = MAX_LOG_ENTRIES if limit is None else limit
-        campaign_id = await self._id_to_read(channel_id)
-        ctx = await self._load(self.db, campaign_id)
-        self._require_gm(ctx, actor)
-        rows = await event_log.recent(self.db, campaign_id, ("public", "gm"),
+        campaign_id = await self.engine._id_to_read(channel_id)
+        ctx = await self.engine._load(self.engine.db, campaign_id)
+        self.engine._require_gm(ctx, actor)
+        rows = await event_log.recent(self.engine.db, campaign_id, ("public", "gm"),
                                       max(1, min(limit, MAX_LOG_ENTRIES)))
         return [
             LogEntry(datetime.fromtimestamp(r.created_at, UTC), r.audience, r.kind,
@@ -262,7 +269,7 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
         Before the start the player is simply removed."""
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
-            self._require_gm(ctx, actor)
+            self.engine._require_gm(ctx, actor)
             p = ctx.seat_of(user_id)
             if p is None:
                 raise NotFound("That member holds no seat in this campaign.")
@@ -271,13 +278,13 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
                 fx.channel(ctx, f"The GM removed {p.name} from **{ctx.row.name}**.")
             else:
                 await players.set_vacant(tx, ctx.row.id, p.seat)
-                await self._hand_over_panel(tx, ctx, fx, p.seat, p.user_id, freed=True)
+                await self.engine._hand_over_panel(tx, ctx, fx, p.seat, p.user_id, freed=True)
                 fx.channel(ctx, f"The GM freed seat {p.seat} ({p.name}): it takes default "
                                 "orders at each deadline until someone takes it over.")
-                await self._follow_seat(tx, ctx, fx, p.user_id, p.name, None)  # P-21
+                await self.seats.follow_seat(tx, ctx, fx, p.user_id, p.name, None)  # P-21
             ctx.players = await players.of_campaign(tx, ctx.row.id)
 
-        await self._in_channel(channel_id, run)
+        await self.engine._in_channel(channel_id, run)
 
     async def gm_replace(
         self, actor: Actor, channel_id: int, old_user_id: int, new_actor: Actor
@@ -285,7 +292,7 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
         """Another member takes over a seat (held or vacant) and gets its open panels."""
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
-            self._require_gm(ctx, actor)
+            self.engine._require_gm(ctx, actor)
             held = [p for p in ctx.players if p.user_id == old_user_id]
             if not held:
                 raise NotFound("That member never held a seat in this campaign.")
@@ -293,21 +300,21 @@ class GmTools(WarSeats):  # P-13, P-14 (``war.undo``), P-21
                 raise PermissionDenied(f"{new_actor.name} already holds a seat here.")
             old = max(held, key=lambda p: p.active)
             seat, old_name = old.seat, old.name
-            await self._hand_over_panel(tx, ctx, fx, seat, old_user_id)
+            await self.engine._hand_over_panel(tx, ctx, fx, seat, old_user_id)
             await players.reseat(tx, ctx.row.id, seat, new_actor.user_id, new_actor.name, fx.now)
             ctx.players = await players.of_campaign(tx, ctx.row.id)
             fx.channel(ctx, f"{new_actor.name} takes over seat {seat} from {old_name}.")
-            await self._follow_seat(tx, ctx, fx, old_user_id, old_name, new_actor)  # P-21
+            await self.seats.follow_seat(tx, ctx, fx, old_user_id, old_name, new_actor)  # P-21
             mail = Mail()
             for req in ctx.requests_of(seat)[:1]:
                 mail.panel(seat, f"**{ctx.row.name}**: you now hold seat {seat}. {req.prompt}")
-            await self._flush(tx, ctx, fx, mail)
+            await self.engine._flush(tx, ctx, fx, mail)
 
-        await self._in_channel(channel_id, run)
+        await self.engine._in_channel(channel_id, run)
 
     def _gm_live(self, ctx: Ctx, actor: Actor) -> None:
-        self._require_gm(ctx, actor)
-        self._require_live(ctx)
+        self.engine._require_gm(ctx, actor)
+        self.engine._require_live(ctx)
 
 
 def _names(items: list[str]) -> str:

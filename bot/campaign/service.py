@@ -15,18 +15,19 @@ from bot.campaign.core import Clock, utcnow
 from bot.campaign.gm import GmTools
 from bot.campaign.lifecycle import Lifecycle
 from bot.campaign.links import BattleLink, Links
-from bot.campaign.models import Actor, CampaignInfo, OutboxMessage
+from bot.campaign.models import Actor, CampaignInfo, LogEntry, OutboxMessage
 from bot.campaign.outbox import Outbox, RetryPolicy
 from bot.campaign.reads import Reads
 from bot.campaign.scheduler import Scheduler
 from bot.campaign.submissions import Submissions
 from bot.campaign.war import War, WarListener
 from bot.campaign.war_link import LinkUndo
+from bot.campaign.war_seats import WarSeats
 from bot.campaign.war_undo import ResultUndo
 from storage.db import Database
 
 
-class CampaignService(Lifecycle, Submissions, GmTools, Reads):
+class CampaignService(Lifecycle, Submissions, Reads):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
@@ -53,8 +54,72 @@ class CampaignService(Lifecycle, Submissions, GmTools, Reads):
         self.war_hooks = self.war
         self.links = Links(db, self._load)
         self.battles = War(self, self.links, self.war)
+        self.gm = GmTools(self, self.war, WarSeats(self))
         self.absence = Absence(self)
         self.scheduler = Scheduler(db, clock, wake, self)
+
+    # ------------------------------------------------------------ the GM's tools
+
+    async def gm_extend(self, actor: Actor, channel_id: int, hours: float) -> None:
+        """Moves the open step's deadline by ``hours`` (negative shortens; a step without a
+        deadline gets one ``hours`` from now) and re-arms its reminders."""
+        return await self.gm.gm_extend(actor, channel_id, hours)
+
+    async def gm_pause(self, actor: Actor, channel_id: int) -> None:
+        """Freezes the campaign and the time left on its deadline."""
+        return await self.gm.gm_pause(actor, channel_id)
+
+    async def gm_resume(self, actor: Actor, channel_id: int) -> None:
+        """Restarts the clock with the time that was left at the pause."""
+        return await self.gm.gm_resume(actor, channel_id)
+
+    async def gm_advance(self, actor: Actor, channel_id: int) -> None:
+        """Resolves the open step now, taking the default for every missing input."""
+        return await self.gm.gm_advance(actor, channel_id)
+
+    async def gm_edit_state(
+        self, actor: Actor, channel_id: int, edit: Callable[[Any], Any], summary: str
+    ) -> None:
+        """Applies a rule set's pure GM edit (e.g. FTCamp's add/move/remove a group) to the
+        running state: snapshotted for /gm undo, logged for the GM only (an edit may name
+        hidden forces), and the step re-opened so every panel matches the edited state."""
+        return await self.gm.gm_edit_state(actor, channel_id, edit, summary)
+
+    async def gm_act(self, actor: Actor, channel_id: int, action: dict[str, Any]) -> None:
+        """Applies an action the rule set lets the GM take at any time (its optional
+        ``gm_actions(state) -> list[ActionSpec]``, e.g. HRFT manual damage): checked like a
+        panel's action, applied with the next resolution's dice (so /gm undo restores it), its
+        events routed as usual. The GM is never in ``pending``, so no step, panel or deadline
+        waits for them; the step re-opens only when who is asked changes."""
+        return await self.gm.gm_act(actor, channel_id, action)
+
+    async def gm_undo(self, actor: Actor, channel_id: int) -> str:
+        """Restores the state before the last resolution and the submissions it used; again and
+        again, as far back as the last ``undo_depth`` resolutions (their snapshots)."""
+        return await self.gm.gm_undo(actor, channel_id)
+
+    async def gm_reopen(self, actor: Actor, channel_id: int, user_id: int) -> str:
+        """P-23: the GM lets one seat change the orders an undo put back locked (the seat saw
+        the others' orders revealed: the GM decides that this is fair). The channel hears it;
+        the seat's panel says it may change them. Returns the channel's line."""
+        return await self.gm.gm_reopen(actor, channel_id, user_id)
+
+    async def gm_log(self, actor: Actor, channel_id: int, limit: int | None = 20) -> list[LogEntry]:
+        """The latest ``limit`` public and GM events, oldest first (never a seat's private
+        event), of the live campaign of the channel, else the latest that ended there.
+        ``limit=None``: the whole log (for a file), still capped at ``MAX_LOG_ENTRIES``."""
+        return await self.gm.gm_log(actor, channel_id, limit)
+
+    async def gm_kick(self, actor: Actor, channel_id: int, user_id: int) -> None:
+        """The seat stays in the game, vacant: its input takes defaults at each deadline.
+        Before the start the player is simply removed."""
+        return await self.gm.gm_kick(actor, channel_id, user_id)
+
+    async def gm_replace(
+        self, actor: Actor, channel_id: int, old_user_id: int, new_actor: Actor
+    ) -> None:
+        """Another member takes over a seat (held or vacant) and gets its open panels."""
+        return await self.gm.gm_replace(actor, channel_id, old_user_id, new_actor)
 
     # ------------------------------------------------------------ battles in threads
 

@@ -18,15 +18,20 @@ from storage import outbox as outbox_repo
 from storage.db import Tx
 
 
-class WarSeats(StepEngine):
-    async def _follow_seat(self, tx: Tx, parent: Ctx, fx: Effects, old_user_id: int,
+class WarSeats:
+    """P-21 through ``engine``: a parent's seat handed over or freed, in its battles too."""
+
+    def __init__(self, engine: StepEngine) -> None:
+        self.engine = engine
+
+    async def follow_seat(self, tx: Tx, parent: Ctx, fx: Effects, old_user_id: int,
                            old_name: str, new: Actor | None) -> None:
         """P-21: ``old_user_id``'s seat in each live battle of ``parent`` goes to ``new``
         (``/gm replace``), or is freed (``/gm kick``, or ``new`` already holds a seat in
         that battle: one member never plays two sides)."""
         for row in await campaigns.live_children(tx, parent.row.id):
             cid = row.id
-            child = await self._load(tx, cid)
+            child = await self.engine._load(tx, cid)
             rows = [p for p in child.players if p.user_id == old_user_id]
             held = max(rows, key=lambda p: p.active) if rows else None
             # a seat freed before (kicked, then replaced in the parent) goes to the new holder
@@ -36,14 +41,14 @@ class WarSeats(StepEngine):
             mail = Mail()
             seat = held.seat
             if new is not None and child.seat_of(new.user_id) is None:
-                await self._hand_over_panel(tx, child, cfx, seat, old_user_id)
+                await self.engine._hand_over_panel(tx, child, cfx, seat, old_user_id)
                 await players.reseat(tx, cid, seat, new.user_id, new.name, fx.now)
                 mail.post(f"{new.name} takes over seat {seat} from {old_name}: the GM of "
                           f"**{parent.row.name}** handed that seat of the campaign over, and "
                           "its side in this battle goes with it.")
             else:
                 await players.set_vacant(tx, cid, seat)
-                await self._hand_over_panel(tx, child, cfx, seat, old_user_id, freed=True)
+                await self.engine._hand_over_panel(tx, child, cfx, seat, old_user_id, freed=True)
                 why = (f"{new.name} already holds another side here"
                        if new is not None else "they no longer hold a seat in the campaign")
                 mail.post(f"Seat {seat} ({old_name}) is freed: the GM of "
@@ -55,9 +60,9 @@ class WarSeats(StepEngine):
                 for req in child.requests_of(seat)[:1]:
                     mail.panel(seat, f"**{child.row.name}**: you now hold seat {seat}. "
                                      f"{req.prompt}")
-            await self._flush(tx, child, cfx, mail)
+            await self.engine._flush(tx, child, cfx, mail)
             await event_log.append(tx, cid, cfx.events)
             await outbox_repo.enqueue(tx, cfx.messages, fx.now)
             await campaigns.save(tx, child.row, fx.now, state_changed=False)
-            self._cache.pop(cid, None)  # changed outside its own intent
+            self.engine._cache.pop(cid, None)  # changed outside its own intent
             fx.wake = True
