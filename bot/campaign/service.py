@@ -15,7 +15,14 @@ from bot.campaign.core import Clock, utcnow
 from bot.campaign.gm import GmTools
 from bot.campaign.lifecycle import Lifecycle
 from bot.campaign.links import BattleLink, Links
-from bot.campaign.models import Actor, CampaignInfo, LogEntry, OutboxMessage
+from bot.campaign.models import (
+    Actor,
+    CampaignInfo,
+    LogEntry,
+    OutboxMessage,
+    Panel,
+    SubmitResult,
+)
 from bot.campaign.outbox import Outbox, RetryPolicy
 from bot.campaign.reads import Reads
 from bot.campaign.scheduler import Scheduler
@@ -27,7 +34,7 @@ from bot.campaign.war_undo import ResultUndo
 from storage.db import Database
 
 
-class CampaignService(Lifecycle, Submissions, Reads):
+class CampaignService(Lifecycle, Reads):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
@@ -52,6 +59,7 @@ class CampaignService(Lifecycle, Submissions, Reads):
             self._load, self._apply, self._cache, LinkUndo(ResultUndo(db, self._load))
         )
         self.war_hooks = self.war
+        self.submissions = Submissions(self)
         self.links = Links(db, self._load)
         self.battles = War(self, self.links, self.war)
         self.gm = GmTools(self, self.war, WarSeats(self))
@@ -187,6 +195,52 @@ class CampaignService(Lifecycle, Submissions, Reads):
         panel leaves that message to the click's own answer; after a click on an older one the
         open panel comes again."""
         return await self.absence.panel_clicked(campaign_id, step_no, seat, user_id)
+
+    # ------------------------------------------------------------ submissions
+
+    async def panels_for(self, campaign_id: int, user_id: int) -> list[Panel]:
+        """The user's open requests in that campaign, as panels (for /orders); none for a
+        campaign whose state cannot be read, so /orders still shows the user's others."""
+        return await self.submissions.panels_for(campaign_id, user_id)
+
+    async def panel(
+        self, campaign_id: int, step_no: int, seat: int, user_id: int | None = None
+    ) -> Panel:
+        """One panel by its custom-id parts; InvalidState once that step is over. With
+        ``user_id``, first refuses (PermissionDenied) anyone but the seat's current holder (the
+        campaign's GM for the GM seat): nothing about the seat, not even whether its step is
+        over, reaches anybody else."""
+        return await self.submissions.panel(campaign_id, step_no, seat, user_id)
+
+    async def save_draft(
+        self,
+        actor: Actor,
+        campaign_id: int,
+        step_no: int,
+        action_type: str,
+        field: str,
+        values: list[str],
+        seat: int | None = None,
+    ) -> None:
+        """Stores a Select choice so the panel survives a restart. Shape and range are checked
+        before anything is loaded (``bot.campaign.inputs``)."""
+        return await self.submissions.save_draft(
+            actor, campaign_id, step_no, action_type, field, values, seat
+        )
+
+    async def submit(
+        self,
+        actor: Actor,
+        campaign_id: int,
+        step_no: int,
+        action: dict[str, Any],
+        seat: int | None = None,
+    ) -> SubmitResult:
+        """Sealed: stores or replaces the submission and resolves when all are in. Turn/open:
+        applies the action at once. ``seat`` picks one when the actor holds more than one (e.g.
+        the GM who also plays). Shape and range are checked before anything is loaded
+        (``bot.campaign.inputs``)."""
+        return await self.submissions.submit(actor, campaign_id, step_no, action, seat)
 
     # ------------------------------------------------------------ time (the scheduler)
 

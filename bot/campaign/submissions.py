@@ -20,18 +20,23 @@ MAX_DRAFT_VALUES = 25
 NOT_YOURS = "This panel belongs to a seat you don't hold; use /orders to get your own panels."
 
 
-class Submissions(StepEngine):
+class Submissions:
+    """Panels and what players send through them: drafts and submissions, through ``engine``."""
+
+    def __init__(self, engine: StepEngine) -> None:
+        self.engine = engine
+
     async def panels_for(self, campaign_id: int, user_id: int) -> list[Panel]:
         """The user's open requests in that campaign, as panels (for /orders); none for a
         campaign whose state cannot be read, so /orders still shows the user's others."""
         try:
-            ctx = await self._load(self.db, campaign_id)
+            ctx = await self.engine._load(self.engine.db, campaign_id)
         except CampaignBroken:
             return []
         seats = [p.seat for p in ctx.players if p.active and p.user_id == user_id]
         if user_id == ctx.row.gm_user_id:
             seats.append(GM_SEAT)
-        return [await self._panel(self.db, ctx, r) for r in ctx.pending if r.seat in seats]
+        return [await self._panel(self.engine.db, ctx, r) for r in ctx.pending if r.seat in seats]
 
     async def panel(
         self, campaign_id: int, step_no: int, seat: int, user_id: int | None = None
@@ -42,7 +47,7 @@ class Submissions(StepEngine):
         is over, reaches anybody else."""
         _check_ids(campaign_id, step_no, seat)
         try:
-            ctx = await self._load(self.db, campaign_id)
+            ctx = await self.engine._load(self.engine.db, campaign_id)
         except NotFound:
             if user_id is None:
                 raise
@@ -53,7 +58,7 @@ class Submissions(StepEngine):
         reqs = ctx.requests_of(seat)
         if not reqs:
             raise InvalidState(f"Nothing is asked of {ctx.name(seat)} at this step.")
-        return await self._panel(self.db, ctx, reqs[0])
+        return await self._panel(self.engine.db, ctx, reqs[0])
 
     async def save_draft(
         self, actor: Actor, campaign_id: int, step_no: int, action_type: str, field: str,
@@ -82,7 +87,7 @@ class Submissions(StepEngine):
             if bad:
                 raise InvalidInput(f"'{bad[0][:40]}' is not one of the choices offered for "
                                    f"{fields[0].label}.")
-            await self._seat_active(tx, ctx, fx, req.seat, actor.user_id)
+            await self.engine._seat_active(tx, ctx, fx, req.seat, actor.user_id)
             data = await turns.draft(tx, ctx.row.id, step_no, req.seat)
             # the last-touched kind of action goes last: a deadline takes that one
             entry = data.pop(action_type, {})
@@ -90,7 +95,7 @@ class Submissions(StepEngine):
             data[action_type] = entry
             await turns.put_draft(tx, ctx.row.id, step_no, req.seat, data, fx.now)
 
-        await self._mutate(campaign_id, run)
+        await self.engine._mutate(campaign_id, run)
 
     async def submit(
         self, actor: Actor, campaign_id: int, step_no: int, action: dict[str, Any],
@@ -113,16 +118,16 @@ class Submissions(StepEngine):
             check_numbers(req, action)
             # before the rules run: this player's next panel (opened by this very action)
             # finds them active and edits their panel message
-            await self._seat_active(tx, ctx, fx, req.seat, actor.user_id)
+            await self.engine._seat_active(tx, ctx, fx, req.seat, actor.user_id)
             if req.kind == "sealed":
                 # Rule sets that can judge one sealed action alone refuse it now, not at reveal.
                 ctx.ruleset.check(ctx.state, req.seat, action)
                 return await self._store_sealed(tx, ctx, fx, actor, req, action)
-            await self._act(tx, ctx, fx, req, action)
+            await self.engine._act(tx, ctx, fx, req, action)
             return SubmitResult(ctx.row.id, step_no, req.seat, req.kind, replaced=False,
                                 resolved=True, waiting_for=[], message="Done.")
 
-        return await self._mutate(campaign_id, run)
+        return await self.engine._mutate(campaign_id, run)
 
     async def _store_sealed(
         self, tx: Tx, ctx: Ctx, fx: Effects, actor: Actor, req: Request, action: dict[str, Any]
@@ -137,12 +142,12 @@ class Submissions(StepEngine):
         sealed = [r for r in ctx.pending if r.kind == "sealed"]
         waiting = [ctx.name(r.seat) for r in sealed if r.seat not in ctx.submitted]
         if not waiting:
-            await self._resolve_sealed(tx, ctx, fx)
+            await self.engine._resolve_sealed(tx, ctx, fx)
             return SubmitResult(row.id, step_no, req.seat, "sealed", replaced, resolved=True,
                                 waiting_for=[], message="Orders in; all orders are in, resolved.")
         if not replaced:
             # the tracker shows who is in, names only: content stays sealed
-            await self._flush(tx, ctx, fx, Mail(acted={req.seat}))
+            await self.engine._flush(tx, ctx, fx, Mail(acted={req.seat}))
         verb = "changed" if replaced else "stored"
         return SubmitResult(
             row.id, step_no, req.seat, "sealed", replaced, resolved=False, waiting_for=waiting,
@@ -193,7 +198,7 @@ class Submissions(StepEngine):
 
     async def _panel(self, db: Reader, ctx: Ctx, req: Request) -> Panel:
         dl = await timers.get(db, ctx.row.id, ctx.row.step_no)
-        deadline = self._at(dl.due_at) if dl is not None and dl.status == "open" else None
+        deadline = self.engine._at(dl.due_at) if dl is not None and dl.status == "open" else None
         submitted = ctx.submitted.get(req.seat) if req.kind == "sealed" else None
         return Panel(
             campaign_id=ctx.row.id, step_no=ctx.row.step_no, seat=req.seat, request=req,
