@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.campaign import messages, order_locks
 from bot.campaign.core import Ctx, Effects
-from bot.campaign.lifecycle import plain_line
+from bot.campaign.messages import plain_line
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
 from bot.campaign.steps import Mail, StepEngine, validate_action

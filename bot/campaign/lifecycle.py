@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 
 from bot.campaign.core import Ctx, Effects, campaign_info, seat_info
+from bot.campaign.messages import MAX_END_REASON
 from bot.campaign.models import Actor, CampaignInfo, CampaignStatus, SeatInfo
 from bot.campaign.settings import apply_changes, options_model, secret_options, shown
 from bot.campaign.steps import Mail, StepEngine
@@ -16,26 +16,17 @@ from storage import campaigns, listing, missed, players, timers
 from storage.db import Tx
 
 MAX_NAME = 80
-MAX_FINISHED_LISTED = 20  # /campaign list finished:True shows the latest ones
-MAX_END_REASON = 200
-# "(O-8)", "(E-13)", "(H-D24, H-12)": ruling ids are for tests and the GM log, not a summary
-_RULING_IDS = re.compile(r"\s*\((?:[A-Z]{1,2}-D?\d+(?:\.\d+)*(?:,\s*)?)+\)")
 GM_ENDED = "ended by the GM"  # the /campaign end default reason
+MAX_FINISHED_LISTED = 20  # /campaign list finished:True shows the latest ones
 
 
-def plain_line(text: str) -> str:
-    """The first line of a posted text, without bold marks or ruling ids, for a summary."""
-    first = text.strip().split("\n", 1)[0]
-    return _RULING_IDS.sub("", first.replace("**", "")).strip()
+class Lifecycle:
+    """A campaign's life by its channel (create, join, leave, start, settings, end) and its
+    status, through ``engine``."""
 
+    def __init__(self, engine: StepEngine) -> None:
+        self.engine = engine
 
-def end_summary(line: str, report: str = "") -> str:
-    """How a campaign ended, in one plain line for its status and lists: the first line of
-    the rule set's closing word ("alice wins: reached 10 RP."), else the closing line."""
-    return plain_line(report or line)[:MAX_END_REASON] or "The campaign is over."
-
-
-class Lifecycle(StepEngine):
     async def create(
         self, actor: Actor, guild_id: int, channel_id: int, ruleset: str, name: str,
     ) -> CampaignInfo:
@@ -46,13 +37,14 @@ class Lifecycle(StepEngine):
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidInput(f"A campaign name has 1 to {MAX_NAME} characters.")
         options = rules.options_model().model_dump(mode="json")
-        now = self._now()
+        now = self.engine._now()
         try:
-            async with self.intents.intent(), self.db.transaction() as tx:
+            async with self.engine.intents.intent(), self.engine.db.transaction() as tx:
                 campaign_id = await campaigns.insert(
                     tx, guild_id=guild_id, channel_id=channel_id, ruleset=rules.name, name=name,
-                    gm_user_id=actor.user_id, options=options, settings=dict(self.timing_defaults),
-                    seed=self._seed_source(), parent_id=None, parent_ref=None, now=now,
+                    gm_user_id=actor.user_id, options=options,
+                    settings=dict(self.engine.timing_defaults),
+                    seed=self.engine._seed_source(), parent_id=None, parent_ref=None, now=now,
                 )
                 row = await campaigns.get(tx, campaign_id)
         except sqlite3.IntegrityError as exc:
@@ -82,7 +74,7 @@ class Lifecycle(StepEngine):
             fx.channel(ctx, f"{actor.name} joins **{ctx.row.name}** (seat {seat}).")
             return seat_info(ctx.player(seat))  # type: ignore[arg-type]
 
-        return await self._in_channel(channel_id, run)
+        return await self.engine._in_channel(channel_id, run)
 
     async def leave(self, actor: Actor, channel_id: int) -> None:
         """Gives the seat up; only before the start (afterwards the GM kicks or replaces)."""
@@ -98,13 +90,13 @@ class Lifecycle(StepEngine):
             ctx.players = [p for p in ctx.players if p.seat != mine.seat]
             fx.channel(ctx, f"{mine.name} leaves **{ctx.row.name}**.")
 
-        await self._in_channel(channel_id, run)
+        await self.engine._in_channel(channel_id, run)
 
     async def start(self, actor: Actor, channel_id: int) -> CampaignInfo:
         """GM: checks the seat count, runs ``ruleset.start`` and opens the first step."""
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> CampaignInfo:
-            self._require_gm(ctx, actor)
+            self.engine._require_gm(ctx, actor)
             if ctx.row.status != "setup":
                 raise InvalidState("The campaign has already started.")
             rules = ctx.ruleset
@@ -118,15 +110,15 @@ class Lifecycle(StepEngine):
             ctx.players = await players.of_campaign(tx, ctx.row.id)
             seats = [Seat(number=p.seat, name=p.name) for p in ctx.players]
             outcome = rules.start(
-                options_model(rules, ctx.row.options), seats, self._dice(ctx, "start")
+                options_model(rules, ctx.row.options), seats, self.engine._dice(ctx, "start")
             )
             ctx.row.status = "running"
             mail = Mail()  # the first line of the first step's tracker
             mail.line(f"**{ctx.row.name}** begins ({rules.title}).")
-            await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
+            await self.engine._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
             return campaign_info(ctx.row, ctx.players)
 
-        return await self._in_channel(channel_id, run)
+        return await self.engine._in_channel(channel_id, run)
 
     async def settings(
         self, actor: Actor, channel_id: int, changes: dict[str, str]
@@ -137,7 +129,7 @@ class Lifecycle(StepEngine):
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> dict[str, str]:
             if changes:
-                self._require_gm(ctx, actor)
+                self.engine._require_gm(ctx, actor)
                 new_settings, new_options = apply_changes(
                     ctx.ruleset, ctx.row.settings, ctx.row.options, changes,
                     started=ctx.row.status != "setup",
@@ -147,36 +139,27 @@ class Lifecycle(StepEngine):
             hidden = set() if ctx.is_gm(actor) else secret_options(ctx.ruleset)
             return shown(ctx.row.settings, ctx.row.options, hidden)
 
-        return await self._in_channel(channel_id, run)
+        return await self.engine._in_channel(channel_id, run)
 
     async def end(self, actor: Actor, channel_id: int, reason: str) -> None:
         """GM: the campaign is over (status ``ended``); the channel is told why."""
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
-            self._require_gm(ctx, actor)
+            self.engine._require_gm(ctx, actor)
             mail = Mail()
             why = f": {reason.strip()}" if reason.strip() else "."
             told = reason.strip().split("\n", 1)[0]  # /battle end adds a report below
             ctx.row.end_reason = ("The GM ended it." if told in ("", GM_ENDED)
                                   else f"The GM ended it: {told}")[:MAX_END_REASON]
-            await self._finish(tx, ctx, fx, mail, f"The GM ended **{ctx.row.name}**{why}")
-            await self._flush(tx, ctx, fx, mail)
+            await self.engine._finish(tx, ctx, fx, mail, f"The GM ended **{ctx.row.name}**{why}")
+            await self.engine._flush(tx, ctx, fx, mail)
 
-        await self._in_channel(channel_id, run)
-
-    async def _finish(
-        self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail, line: str, report: str = ""
-    ) -> None:
-        """Every end of a campaign (its rules, or the GM) keeps how it ended, for its status
-        and for /campaign list: a finished campaign stays readable."""
-        if not ctx.row.end_reason:
-            ctx.row.end_reason = end_summary(line, report)
-        await super()._finish(tx, ctx, fx, mail, line, report)
+        await self.engine._in_channel(channel_id, run)
 
     async def status(self, channel_id: int, viewer_user_id: int) -> CampaignStatus:
         """The campaign as the viewer may see it: state text, pending names, deadline. The
         live campaign of the channel, else the latest that ended there (with how it ended)."""
-        ctx = await self._load(self.db, await self._id_to_read(channel_id))
+        ctx = await self.engine._load(self.engine.db, await self.engine._id_to_read(channel_id))
         row = ctx.row
         rules, seats = ctx.ruleset, ctx.players
         pending: list[str] = []
@@ -186,16 +169,16 @@ class Lifecycle(StepEngine):
             mine = ctx.seat_of(viewer_user_id)
             text = rules.status(ctx.state, mine.seat if mine else None)
             pending = list(dict.fromkeys(ctx.name(r.seat) for r in ctx.owing()))
-            dl = await timers.get(self.db, row.id, row.step_no)
+            dl = await timers.get(self.engine.db, row.id, row.step_no)
             if dl is not None and dl.status == "open":
-                deadline = self._at(dl.due_at if dl.due_at is not None
-                                    else self._now() + (dl.remaining or 0))
+                deadline = self.engine._at(dl.due_at if dl.due_at is not None
+                                    else self.engine._now() + (dl.remaining or 0))
         return CampaignStatus(
             id=row.id, name=row.name, ruleset=row.ruleset, status=row.status,
             paused=row.status == "paused", step_no=row.step_no, text=text, pending=pending,
             deadline=deadline, seats=[seat_info(p) for p in seats],
             end_reason=row.end_reason if row.status == "ended" else None,
-            away=[ctx.name(s) for s in sorted(await missed.away_seats(self.db, row.id))]
+            away=[ctx.name(s) for s in sorted(await missed.away_seats(self.engine.db, row.id))]
             if row.status in ("running", "paused") else [],
         )
 
@@ -204,14 +187,14 @@ class Lifecycle(StepEngine):
         """The guild's campaigns that are not over, by id; with ``finished`` its latest
         ended ones instead (``end_reason`` says how each ended). One query, no state read."""
         if finished:
-            heads = await listing.ended_in_guild(self.db, guild_id, MAX_FINISHED_LISTED)
+            heads = await listing.ended_in_guild(self.engine.db, guild_id, MAX_FINISHED_LISTED)
         else:
-            heads = await listing.live_in_guild(self.db, guild_id)
+            heads = await listing.live_in_guild(self.engine.db, guild_id)
         return [campaign_info(h, h.seats) for h in heads]
 
     async def campaigns_of_user(self, user_id: int) -> list[CampaignInfo]:
         """Running (or paused) campaigns where the user holds a seat or is the GM, by id (for
         /orders in DMs: some rule sets ask the GM for input). ``gm_user_id`` and ``seats``
         of each tell which: a GM-only campaign has no seat of the user."""
-        heads = await listing.running_of_user(self.db, user_id)
+        heads = await listing.running_of_user(self.engine.db, user_id)
         return [campaign_info(h, h.seats) for h in heads]

@@ -111,3 +111,20 @@ def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """Splits on line boundaries so each part fits; a single overlong line is cut hard.
     Blank parts are dropped (Discord refuses empty messages)."""
     return [part for part in chunks(text, limit) if part.strip()]
+
+
+MAX_END_REASON = 200
+# "(O-8)", "(E-13)", "(H-D24, H-12)": ruling ids are for tests and the GM log, not a summary
+_RULING_IDS = re.compile(r"\s*\((?:[A-Z]{1,2}-D?\d+(?:\.\d+)*(?:,\s*)?)+\)")
+
+
+def plain_line(text: str) -> str:
+    """The first line of a posted text, without bold marks or ruling ids, for a summary."""
+    first = text.strip().split("\n", 1)[0]
+    return _RULING_IDS.sub("", first.replace("**", "")).strip()
+
+
+def end_summary(line: str, report: str = "") -> str:
+    """How a campaign ended, in one plain line for its status and lists: the first line of
+    the rule set's closing word ("alice wins: reached 10 RP."), else the closing line."""
+    return plain_line(report or line)[:MAX_END_REASON] or "The campaign is over."

@@ -18,9 +18,11 @@ from bot.campaign.links import BattleLink, Links
 from bot.campaign.models import (
     Actor,
     CampaignInfo,
+    CampaignStatus,
     LogEntry,
     OutboxMessage,
     Panel,
+    SeatInfo,
     SubmitResult,
 )
 from bot.campaign.outbox import Outbox, RetryPolicy
@@ -34,7 +36,7 @@ from bot.campaign.war_undo import ResultUndo
 from storage.db import Database
 
 
-class CampaignService(Lifecycle, Reads):
+class CampaignService(Reads):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
@@ -59,6 +61,7 @@ class CampaignService(Lifecycle, Reads):
             self._load, self._apply, self._cache, LinkUndo(ResultUndo(db, self._load))
         )
         self.war_hooks = self.war
+        self.lifecycle = Lifecycle(self)
         self.submissions = Submissions(self)
         self.links = Links(db, self._load)
         self.battles = War(self, self.links, self.war)
@@ -241,6 +244,55 @@ class CampaignService(Lifecycle, Reads):
         the GM who also plays). Shape and range are checked before anything is loaded
         (``bot.campaign.inputs``)."""
         return await self.submissions.submit(actor, campaign_id, step_no, action, seat)
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def create(
+        self, actor: Actor, guild_id: int, channel_id: int, ruleset: str, name: str
+    ) -> CampaignInfo:
+        """A new campaign in ``setup``; the creator is its GM (not yet a player). It has no
+        parent: only ``open_battle`` links a battle to a parent, by its rules (P-20)."""
+        return await self.lifecycle.create(actor, guild_id, channel_id, ruleset, name)
+
+    async def join(self, actor: Actor, channel_id: int) -> SeatInfo:
+        """Takes the lowest free seat; refuses twice, after the start, and when full."""
+        return await self.lifecycle.join(actor, channel_id)
+
+    async def leave(self, actor: Actor, channel_id: int) -> None:
+        """Gives the seat up; only before the start (afterwards the GM kicks or replaces)."""
+        return await self.lifecycle.leave(actor, channel_id)
+
+    async def start(self, actor: Actor, channel_id: int) -> CampaignInfo:
+        """GM: checks the seat count, runs ``ruleset.start`` and opens the first step."""
+        return await self.lifecycle.start(actor, channel_id)
+
+    async def settings(
+        self, actor: Actor, channel_id: int, changes: dict[str, str]
+    ) -> dict[str, str]:
+        """GM: validates every change first (nothing changes unless all are valid); rule-set
+        options only before the start, timing settings any time (they apply from the next step
+        on; /gm extend moves the current deadline). Returns every setting as text."""
+        return await self.lifecycle.settings(actor, channel_id, changes)
+
+    async def end(self, actor: Actor, channel_id: int, reason: str) -> None:
+        """GM: the campaign is over (status ``ended``); the channel is told why."""
+        return await self.lifecycle.end(actor, channel_id, reason)
+
+    async def status(self, channel_id: int, viewer_user_id: int) -> CampaignStatus:
+        """The campaign as the viewer may see it: state text, pending names, deadline. The live
+        campaign of the channel, else the latest that ended there (with how it ended)."""
+        return await self.lifecycle.status(channel_id, viewer_user_id)
+
+    async def list_campaigns(self, guild_id: int, *, finished: bool = False) -> list[CampaignInfo]:
+        """The guild's campaigns that are not over, by id; with ``finished`` its latest ended
+        ones instead (``end_reason`` says how each ended). One query, no state read."""
+        return await self.lifecycle.list_campaigns(guild_id, finished=finished)
+
+    async def campaigns_of_user(self, user_id: int) -> list[CampaignInfo]:
+        """Running (or paused) campaigns where the user holds a seat or is the GM, by id (for
+        /orders in DMs: some rule sets ask the GM for input). ``gm_user_id`` and ``seats`` of
+        each tell which: a GM-only campaign has no seat of the user."""
+        return await self.lifecycle.campaigns_of_user(user_id)
 
     # ------------------------------------------------------------ time (the scheduler)
 

@@ -288,6 +288,10 @@ class StepEngine(PanelDelivery):
     async def _finish(
         self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail, line: str, report: str = ""
     ) -> None:
+        # every end (its rules, or the GM) keeps how it ended, for its status and for
+        # /campaign list: a finished campaign stays readable
+        if not ctx.row.end_reason:
+            ctx.row.end_reason = messages.end_summary(line, report)
         ctx.row.status = "ended"
         ctx.pending, ctx.submitted = [], {}
         fx.save = "state" if fx.save == "state" else "row"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.campaign import CampaignService
-from bot.campaign.lifecycle import end_summary, plain_line
+from bot.campaign.messages import end_summary, plain_line
 from bot.errors import InvalidState, NotFound
 from tests.campaign.conftest import ALICE, BOB, CHANNEL, GM, GUILD, guess, started
 
