@@ -14,8 +14,11 @@ from typing import Any
 
 from bot.campaign import pictures
 from bot.campaign.core import Ctx, Effects, campaign_info
+from bot.campaign.gm import GmTools
+from bot.campaign.lifecycle import Lifecycle
 from bot.campaign.models import Actor, SeatView, ViewPicture
 from bot.campaign.steps import StepEngine
+from bot.campaign.submissions import Submissions
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.render import registry as render_registry
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome
@@ -32,16 +35,28 @@ def text_of(filename: str, data: bytes) -> str:
                            "UTF-8.") from exc
 
 
-class Reads(StepEngine):
+class Reads:
+    """What one user may see, pictures, files and the GM's edits, through ``engine``; a
+    setup file becomes settings (``lifecycle``), an upload an action of the GM (``gm``) or
+    of the seat (``submissions``)."""
+
+    def __init__(self, engine: StepEngine, lifecycle: Lifecycle, gm: GmTools,
+                 submissions: Submissions) -> None:
+        self.engine = engine
+        self.db = engine.db  # the reader: every read here is of the committed state
+        self.lifecycle = lifecycle
+        self.gm = gm
+        self.submissions = submissions
+
     async def seat_view(self, actor: Actor, channel_id: int) -> SeatView:
         """The channel's campaign as ``actor`` may see it: the live one, else the latest that
         ended there (``info.status`` says which); NotFound outside one."""
-        return self._seat_view(await self._load(self.db, await self._id_to_read(channel_id)),
-                               actor)
+        campaign_id = await self.engine._id_to_read(channel_id)
+        return self._seat_view(await self.engine._load(self.db, campaign_id), actor)
 
     async def seat_view_of(self, actor: Actor, campaign_id: int) -> SeatView:
         """``seat_view`` by campaign id (a DM has no channel of its campaign)."""
-        return self._seat_view(await self._load(self.db, campaign_id), actor)
+        return self._seat_view(await self.engine._load(self.db, campaign_id), actor)
 
     @staticmethod
     def _seat_view(ctx: Ctx, actor: Actor) -> SeatView:
@@ -71,7 +86,7 @@ class Reads(StepEngine):
         """A picture of the channel's campaign, checked (refusals come here, before a cog
         defers publicly) but not drawn: ``render`` draws it. ``public`` draws the public
         view (for the channel); otherwise the user's seat view."""
-        ctx = await self._load(self.db, await self._id_to_read(channel_id))
+        ctx = await self.engine._load(self.db, await self.engine._id_to_read(channel_id))
         if ctx.state is None:
             raise InvalidState("The campaign has not started yet: there is nothing to show.")
         render_registry.get(ctx.row.ruleset, name)  # NotFound for a picture it does not have
@@ -86,7 +101,7 @@ class Reads(StepEngine):
 
     async def texts(self, actor: Actor, channel_id: int, name: str) -> list[str]:
         """Public texts the rule set names (FTCamp ``battles``: the latest battle lists)."""
-        ctx = await self._load(self.db, await self._id_to_read(channel_id))
+        ctx = await self.engine._load(self.db, await self.engine._id_to_read(channel_id))
         if not ctx.ruleset.offers_texts:
             raise NotFound(f"{ctx.ruleset.title} has no text '{name}'.")
         if ctx.state is None:
@@ -104,22 +119,22 @@ class Reads(StepEngine):
         re-opened. Returns the summary."""
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> str:
-            self._require_gm(ctx, actor)
-            self._require_live(ctx)
+            self.engine._require_gm(ctx, actor)
+            self.engine._require_live(ctx)
             new_state, summary = ctx.ruleset.gm_edit(ctx.state, edit, args)
-            await self._begin_resolution(tx, ctx, fx)
+            await self.engine._begin_resolution(tx, ctx, fx)
             outcome = Outcome(state=new_state, events=[
                 Event(audience=Audience.gm(), kind="gm_edit", text=f"GM edit: {summary}")])
-            await self._apply(tx, ctx, fx, outcome, closes_step=True)
+            await self.engine._apply(tx, ctx, fx, outcome, closes_step=True)
             return str(summary)
 
-        return await self._in_channel(channel_id, run)
+        return await self.engine._in_channel(channel_id, run)
 
     async def load_file(self, actor: Actor, channel_id: int, filename: str, data: bytes) -> str:
         """GM, before the start: a rule set's setup file (FTCamp scenario TOML) becomes its
         options; returns what was loaded, for the GM."""
-        ctx = await self._load(self.db, await self._id_in_channel(channel_id))
-        self._require_gm(ctx, actor)
+        ctx = await self.engine._load(self.db, await self.engine._id_in_channel(channel_id))
+        self.engine._require_gm(ctx, actor)
         if not ctx.ruleset.reads_setup_file:
             raise InvalidState(f"{ctx.ruleset.title} takes no setup file.")
         if ctx.row.status != "setup":
@@ -127,7 +142,7 @@ class Reads(StepEngine):
                                "before /campaign start.")
         changes, summary, need = await asyncio.to_thread(ctx.ruleset.load_file, filename,
                                                       text_of(filename, data))
-        await self.settings(actor, channel_id, changes)  # type: ignore[attr-defined]
+        await self.lifecycle.settings(actor, channel_id, changes)
         have = len([p for p in ctx.players if p.active])
         seats = "" if have == need else (
             f"\n{plural(have, 'player')} {'has' if have == 1 else 'have'} joined; the "
@@ -138,8 +153,8 @@ class Reads(StepEngine):
     async def export_file(self, actor: Actor, channel_id: int) -> tuple[str, bytes, str]:
         """GM: (file name, bytes, note) of the campaign as a setup file (it names every
         hidden force, so only the GM gets it)."""
-        ctx = await self._load(self.db, await self._id_in_channel(channel_id))
-        self._require_gm(ctx, actor)
+        ctx = await self.engine._load(self.db, await self.engine._id_in_channel(channel_id))
+        self.engine._require_gm(ctx, actor)
         seats = len([p for p in ctx.players if p.active])
         filename, text, note = ctx.ruleset.export_file(ctx.state, dict(ctx.row.options), seats)
         return filename, text.encode("utf-8"), note
@@ -149,7 +164,7 @@ class Reads(StepEngine):
         """(file name, bytes, note) of one side's ships as the rule set writes them (HRFT: an
         .FTFleet of the survivors), also after the battle has ended. A player gets their own
         side only; the GM any side (``side``, default their own seat)."""
-        ctx = await self._load(self.db, await self._id_to_read(channel_id))
+        ctx = await self.engine._load(self.db, await self.engine._id_to_read(channel_id))
         if not ctx.ruleset.writes_side_files:
             raise InvalidState(f"{ctx.ruleset.title} has no side file to export.")
         if ctx.state is None:
@@ -178,13 +193,13 @@ class Reads(StepEngine):
         ``add_design`` for the GM): read off the loop (InvalidInput says what is wrong), then
         submitted. Returns the names the file holds."""
         view = await self.seat_view(actor, channel_id)
-        ctx = await self._load(self.db, view.info.id)
+        ctx = await self.engine._load(self.db, view.info.id)
         names = await asyncio.to_thread(ctx.ruleset.upload_names, filename, data, ctx.state,
                                         action_type)
         action = {"type": action_type, "filename": filename, "content": text_of(filename, data)}
         if view.gm_spec(action_type) is not None:
-            await self.gm_act(actor, channel_id, action)  # type: ignore[attr-defined]
+            await self.gm.gm_act(actor, channel_id, action)
         else:
-            await self.submit(actor, view.info.id, view.info.step_no, action,  # type: ignore[attr-defined]
-                              seat=view.seat)
+            await self.submissions.submit(actor, view.info.id, view.info.step_no, action,
+                                          seat=view.seat)
         return list(names)

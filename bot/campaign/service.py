@@ -23,11 +23,14 @@ from bot.campaign.models import (
     OutboxMessage,
     Panel,
     SeatInfo,
+    SeatView,
     SubmitResult,
+    ViewPicture,
 )
 from bot.campaign.outbox import Outbox, RetryPolicy
 from bot.campaign.reads import Reads
 from bot.campaign.scheduler import Scheduler
+from bot.campaign.steps import StepEngine
 from bot.campaign.submissions import Submissions
 from bot.campaign.war import War, WarListener
 from bot.campaign.war_link import LinkUndo
@@ -36,7 +39,7 @@ from bot.campaign.war_undo import ResultUndo
 from storage.db import Database
 
 
-class CampaignService(Reads):
+class CampaignService(StepEngine):
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
@@ -68,6 +71,7 @@ class CampaignService(Reads):
         self.gm = GmTools(self, self.war, WarSeats(self))
         self.absence = Absence(self)
         self.scheduler = Scheduler(db, clock, wake, self)
+        self.reads = Reads(self, self.lifecycle, self.gm, self.submissions)
 
     # ------------------------------------------------------------ the GM's tools
 
@@ -293,6 +297,72 @@ class CampaignService(Reads):
         /orders in DMs: some rule sets ask the GM for input). ``gm_user_id`` and ``seats`` of
         each tell which: a GM-only campaign has no seat of the user."""
         return await self.lifecycle.campaigns_of_user(user_id)
+
+    # ------------------------------------------------------------ reads
+
+    async def seat_view(self, actor: Actor, channel_id: int) -> SeatView:
+        """The channel's campaign as ``actor`` may see it: the live one, else the latest that
+        ended there (``info.status`` says which); NotFound outside one."""
+        return await self.reads.seat_view(actor, channel_id)
+
+    async def seat_view_of(self, actor: Actor, campaign_id: int) -> SeatView:
+        """``seat_view`` by campaign id (a DM has no channel of its campaign)."""
+        return await self.reads.seat_view_of(actor, campaign_id)
+
+    async def picture(
+        self,
+        actor: Actor,
+        channel_id: int,
+        name: str,
+        *,
+        focus: str | None = None,
+        public: bool = True,
+    ) -> ViewPicture:
+        """A picture of the channel's campaign, checked (refusals come here, before a cog
+        defers publicly) but not drawn: ``render`` draws it. ``public`` draws the public view
+        (for the channel); otherwise the user's seat view."""
+        return await self.reads.picture(actor, channel_id, name, focus=focus, public=public)
+
+    async def render(self, picture: ViewPicture) -> bytes:
+        """The PNG of a checked picture, drawn in a worker thread (never on the event loop)."""
+        return await self.reads.render(picture)
+
+    async def texts(self, actor: Actor, channel_id: int, name: str) -> list[str]:
+        """Public texts the rule set names (FTCamp ``battles``: the latest battle lists)."""
+        return await self.reads.texts(actor, channel_id, name)
+
+    async def gm_edit(self, actor: Actor, channel_id: int, edit: str, args: dict[str, Any]) -> str:
+        """GM: one named edit of the rule set (its optional ``gm_edit(state, edit, args) ->
+        (state, summary)``, e.g. FTCamp's add/move/remove a group), applied like
+        ``gm_edit_state``: snapshotted for /gm undo, logged for the GM only, the step re-
+        opened. Returns the summary."""
+        return await self.reads.gm_edit(actor, channel_id, edit, args)
+
+    async def load_file(self, actor: Actor, channel_id: int, filename: str, data: bytes) -> str:
+        """GM, before the start: a rule set's setup file (FTCamp scenario TOML) becomes its
+        options; returns what was loaded, for the GM."""
+        return await self.reads.load_file(actor, channel_id, filename, data)
+
+    async def export_file(self, actor: Actor, channel_id: int) -> tuple[str, bytes, str]:
+        """GM: (file name, bytes, note) of the campaign as a setup file (it names every hidden
+        force, so only the GM gets it)."""
+        return await self.reads.export_file(actor, channel_id)
+
+    async def side_file(
+        self, actor: Actor, channel_id: int, side: int | None = None
+    ) -> tuple[str, bytes, str]:
+        """(file name, bytes, note) of one side's ships as the rule set writes them (HRFT: an
+        .FTFleet of the survivors), also after the battle has ended. A player gets their own
+        side only; the GM any side (``side``, default their own seat)."""
+        return await self.reads.side_file(actor, channel_id, side)
+
+    async def upload(
+        self, actor: Actor, channel_id: int, action_type: str, filename: str, data: bytes
+    ) -> list[str]:
+        """An uploaded file as an action of that type (HRFT ``add_file`` for the user's seat,
+        ``add_design`` for the GM): read off the loop (InvalidInput says what is wrong), then
+        submitted. Returns the names the file holds."""
+        return await self.reads.upload(actor, channel_id, action_type, filename, data)
 
     # ------------------------------------------------------------ time (the scheduler)
 
