@@ -11,7 +11,16 @@ from datetime import datetime
 from typing import Any
 
 from bot.campaign.absence import Absence
-from bot.campaign.core import Clock, utcnow
+from bot.campaign.cache import KeyedLocks, LruCache
+from bot.campaign.core import (
+    DEFAULT_CACHE_CAMPAIGNS,
+    DEFAULT_UNDO_DEPTH,
+    Clock,
+    Ctx,
+    DiceFactory,
+    new_seed,
+    utcnow,
+)
 from bot.campaign.gm import GmTools
 from bot.campaign.lifecycle import Lifecycle
 from bot.campaign.links import BattleLink, Links
@@ -28,6 +37,7 @@ from bot.campaign.models import (
     ViewPicture,
 )
 from bot.campaign.outbox import Outbox, RetryPolicy
+from bot.campaign.panel_delivery import DEFAULT_PANEL_IDLE_MINUTES
 from bot.campaign.reads import Reads
 from bot.campaign.scheduler import Scheduler
 from bot.campaign.steps import StepEngine
@@ -36,16 +46,23 @@ from bot.campaign.war import War, WarListener
 from bot.campaign.war_link import LinkUndo
 from bot.campaign.war_seats import WarSeats
 from bot.campaign.war_undo import ResultUndo
+from bot.rules.dice import SeededDice
 from storage.db import Database
 
 
-class CampaignService(StepEngine):
+class CampaignService:
     """``CampaignService(db, clock=utcnow, wake=None, *, seed_source=..., dice_factory=...)``.
 
     ``seed_source`` gives each new campaign its dice seed (default ``secrets.randbits(63)``);
     ``dice_factory(seed, stream)`` builds the dice of one resolution (default SeededDice);
     ``outbox_policy`` (a ``RetryPolicy`` from config ``[outbox]``) how failed sends are retried;
-    ``undo_depth`` (10) and ``cache_campaigns`` (200) are the config's ``[service]`` bounds."""
+    ``undo_depth`` (10) and ``cache_campaigns`` (200) are the config's ``[service]`` bounds,
+    ``panel_idle_minutes`` (10) when a panel is a new DM rather than an edit (P-1).
+
+    A facade: one method per intent, each delegated unchanged to the collaborator that owns
+    it. The step engine (``engine``: loading, locks, one transaction per intent, the steps,
+    panel delivery) is the one every intent runs through; the war listens to it only for
+    campaigns that have battles (``StepEngine.war_hooks``)."""
 
     def __init__(
         self,
@@ -53,25 +70,81 @@ class CampaignService(StepEngine):
         clock: Clock = utcnow,
         wake: Callable[[], None] | None = None,
         *,
+        seed_source: Callable[[], int] = new_seed,
+        dice_factory: DiceFactory = SeededDice,
+        timing_defaults: dict[str, Any] | None = None,
+        undo_depth: int = DEFAULT_UNDO_DEPTH,
+        cache_campaigns: int = DEFAULT_CACHE_CAMPAIGNS,
+        panel_idle_minutes: float = DEFAULT_PANEL_IDLE_MINUTES,
         outbox_policy: RetryPolicy | None = None,
-        **kwargs: Any,
     ) -> None:
-        super().__init__(db, clock, wake, **kwargs)
-        self.outbox = Outbox(db, clock, wake, self._cache, outbox_policy)
+        self.db = db
+        self.clock = clock
+        self.engine = engine = StepEngine(
+            db,
+            clock,
+            wake,
+            seed_source=seed_source,
+            dice_factory=dice_factory,
+            timing_defaults=timing_defaults,
+            undo_depth=undo_depth,
+            cache_campaigns=cache_campaigns,
+            panel_idle_minutes=panel_idle_minutes,
+        )
+        # refuses new intents once the bot stops, and lets it wait for those under way (P-38)
+        self.intents = engine.intents
+        self.outbox = Outbox(db, clock, wake, engine._cache, outbox_policy)
         # the war: P-13/P-14's undo of battle results and links, told by the step engine
         # of the changes of campaigns that have battles (``StepEngine.war_hooks``)
         self.war = WarListener(
-            self._load, self._apply, self._cache, LinkUndo(ResultUndo(db, self._load))
+            engine._load, engine._apply, engine._cache, LinkUndo(ResultUndo(db, engine._load))
         )
-        self.war_hooks = self.war
-        self.lifecycle = Lifecycle(self)
-        self.submissions = Submissions(self)
-        self.links = Links(db, self._load)
-        self.battles = War(self, self.links, self.war)
-        self.gm = GmTools(self, self.war, WarSeats(self))
-        self.absence = Absence(self)
-        self.scheduler = Scheduler(db, clock, wake, self)
-        self.reads = Reads(self, self.lifecycle, self.gm, self.submissions)
+        engine.war_hooks = self.war
+        self.lifecycle = Lifecycle(engine)
+        self.submissions = Submissions(engine)
+        self.links = Links(db, engine._load)
+        self.battles = War(engine, self.links, self.war)
+        self.gm = GmTools(engine, self.war, WarSeats(engine))
+        self.absence = Absence(engine)
+        self.scheduler = Scheduler(db, clock, wake, engine)
+        self.reads = Reads(engine, self.lifecycle, self.gm, self.submissions)
+
+    # ------------------------------------------------------------ test seams
+
+    @property
+    def _cache(self) -> LruCache[Ctx]:
+        """The engine's campaigns as of their last commit (tests clear or read it)."""
+        return self.engine._cache
+
+    @property
+    def _locks(self) -> KeyedLocks:
+        """The engine's per-campaign locks (tests check that none outlives its intent)."""
+        return self.engine._locks
+
+    @property
+    def _seed_source(self) -> Callable[[], int]:
+        return self.engine._seed_source
+
+    @_seed_source.setter
+    def _seed_source(self, source: Callable[[], int]) -> None:
+        """Tests give new campaigns a fixed seed after the bot built its service."""
+        self.engine._seed_source = source
+
+    # ------------------------------------------------------------ the engine's reads
+
+    async def snapshot(self, campaign_id: int) -> Ctx:
+        """The committed campaign (row, seats, rule-set state, open requests), for tests;
+        no cog may use it (``StepEngine.snapshot``)."""
+        return await self.engine.snapshot(campaign_id)
+
+    async def campaign_in_channel(self, channel_id: int) -> int:
+        """The id of the channel's live campaign; NotFound says how to start one."""
+        return await self.engine.campaign_in_channel(channel_id)
+
+    async def panel_rewritten(self, user_id: int, message_id: int, step_no: int) -> bool:
+        """True when the bot has since made that DM message something other than the panel
+        of ``step_no`` (``PanelDelivery.panel_rewritten``)."""
+        return await self.engine.panel_rewritten(user_id, message_id, step_no)
 
     # ------------------------------------------------------------ the GM's tools
 
