@@ -237,14 +237,22 @@ class ServiceCore:
             ctx = self._cache.get(campaign_id) or await self._load(tx, campaign_id)
             fx = Effects(now=self._now())
             result = await fn(tx, ctx, fx)
-            await event_log.append(tx, ctx.row.id, fx.events)
-            await outbox_repo.enqueue(tx, fx.messages, fx.now)
-            if fx.save == "touch":
-                await campaigns.touch(tx, ctx.row.id, ctx.row.version, fx.now)
-                ctx.row.version += 1
-            else:
-                await campaigns.save(tx, ctx.row, fx.now, state_changed=fx.save == "state")
+            await self._write(tx, ctx, fx)
         return result, fx, ctx
+
+    @staticmethod
+    async def _write(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        """The end of every write to a campaign, in its transaction and in this order: its
+        log, the messages still queued in ``fx``, then the version-checked row (``fx.save``),
+        so a stale copy never passes. One place for every intent, ``open_battle`` and a
+        battle whose seats follow its parent's (P-21) included."""
+        await event_log.append(tx, ctx.row.id, fx.events)
+        await outbox_repo.enqueue(tx, fx.messages, fx.now)
+        if fx.save == "touch":
+            await campaigns.touch(tx, ctx.row.id, ctx.row.version, fx.now)
+            ctx.row.version += 1
+        else:
+            await campaigns.save(tx, ctx.row, fx.now, state_changed=fx.save == "state")
 
     async def snapshot(self, campaign_id: int) -> Ctx:
         """The committed campaign (row, seats, rule-set state, open requests), for tests.

@@ -29,7 +29,6 @@ from bot.rules import registry
 from bot.rules.base import Event, Outcome, Seat
 from storage import campaigns, players
 from storage import events as event_log
-from storage import outbox as outbox_repo
 from storage.campaigns import CampaignRow
 from storage.db import Tx
 from storage.events import EventRow
@@ -94,14 +93,12 @@ class War:
                 # O-D17: an Orbits side's force musters its ships within its budget
                 await self._start_with_roster(tx, ctx, fx, roster, forces)
                 await self._link_parent(tx, fx, parent_id, parent.battle_id, name, ctx.row)
-                await event_log.append(tx, campaign_id, fx.events)
-                await outbox_repo.enqueue(tx, fx.messages, fx.now)
-                await campaigns.save(tx, ctx.row, fx.now, state_changed=True)
+                fx.save = "state"  # (a new campaign: its whole row, state included)
+                await self.engine._write(tx, ctx, fx)
         except sqlite3.IntegrityError as exc:
             if "campaigns.channel_id" not in str(exc):
                 raise
             raise InvalidState("This thread already has a campaign that is not over.") from None
-        ctx.row.version += 1
         self.engine._cache.pop(campaign_id, None)  # loaded fresh on its next intent
         self.engine._cache.pop(parent_id, None)
         if self.engine._wake is not None:

@@ -13,8 +13,6 @@ from bot.campaign.core import Ctx, Effects
 from bot.campaign.models import Actor
 from bot.campaign.steps import Mail, StepEngine
 from storage import campaigns, players
-from storage import events as event_log
-from storage import outbox as outbox_repo
 from storage.db import Tx
 
 
@@ -61,8 +59,7 @@ class WarSeats:
                     mail.panel(seat, f"**{child.row.name}**: you now hold seat {seat}. "
                                      f"{req.prompt}")
             await self.engine._flush(tx, child, cfx, mail)
-            await event_log.append(tx, cid, cfx.events)
-            await outbox_repo.enqueue(tx, cfx.messages, fx.now)
-            await campaigns.save(tx, child.row, fx.now, state_changed=False)
+            cfx.save = "row"  # its seats changed, not its rule-set state
+            await self.engine._write(tx, child, cfx)
             self.engine._cache.pop(cid, None)  # changed outside its own intent
             fx.wake = True
