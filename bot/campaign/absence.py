@@ -1,6 +1,6 @@
 """``/campaign back`` (P-26): an away seat's player says they are here again.
 
-Any panel action brings a seat back as well (``PanelDelivery._seat_active``); this is the
+Any panel action brings a seat back as well (``StepEngine._seat_active``); this is the
 way back for a player with nothing to click."""
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ class PanelDelivery(ServiceCore):
         await panels.forget(tx, ctx.row.id, seat)
         await missed.clear(tx, ctx.row.id, [seat])  # the next holder starts afresh (P-26)
 
-    async def _seat_active(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
-                           user_id: int) -> None:
-        """The holder submitted or chose on a panel just now."""
+    async def _panel_used(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
+                          user_id: int) -> None:
+        """The holder submitted or chose on a panel just now: they count as active (P-1)."""
         await panels.touch(tx, ctx.row.id, seat, user_id, fx.now)

@@ -481,7 +481,7 @@ class StepEngine(PanelDelivery):
                            user_id: int) -> None:
         """The holder submitted or chose on a panel just now: an away seat is back (P-26),
         said in the step's tracker."""
-        await super()._seat_active(tx, ctx, fx, seat, user_id)
+        await self._panel_used(tx, ctx, fx, seat, user_id)
         if await missed.clear(tx, ctx.row.id, [seat]):
             mail = Mail()
             mail.line(back_text(ctx.name(seat)))
