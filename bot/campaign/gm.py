@@ -278,7 +278,8 @@ class GmTools:
                 fx.channel(ctx, f"The GM removed {p.name} from **{ctx.row.name}**.")
             else:
                 await players.set_vacant(tx, ctx.row.id, p.seat)
-                await self.engine._hand_over_panel(tx, ctx, fx, p.seat, p.user_id, freed=True)
+                await self.engine.delivery.hand_over_panel(tx, ctx, fx, p.seat, p.user_id,
+                                                           freed=True)
                 fx.channel(ctx, f"The GM freed seat {p.seat} ({p.name}): it takes default "
                                 "orders at each deadline until someone takes it over.")
                 await self.seats.follow_seat(tx, ctx, fx, p.user_id, p.name, None)  # P-21
@@ -300,7 +301,7 @@ class GmTools:
                 raise PermissionDenied(f"{new_actor.name} already holds a seat here.")
             old = max(held, key=lambda p: p.active)
             seat, old_name = old.seat, old.name
-            await self.engine._hand_over_panel(tx, ctx, fx, seat, old_user_id)
+            await self.engine.delivery.hand_over_panel(tx, ctx, fx, seat, old_user_id)
             await players.reseat(tx, ctx.row.id, seat, new_actor.user_id, new_actor.name, fx.now)
             ctx.players = await players.of_campaign(tx, ctx.row.id)
             fx.channel(ctx, f"{new_actor.name} takes over seat {seat} from {old_name}.")

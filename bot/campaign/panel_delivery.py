@@ -24,10 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.campaign import messages
-from bot.campaign.core import Ctx, Effects, ServiceCore
+from bot.campaign.core import Ctx, Effects
 from storage import missed, panels
 from storage import outbox as outbox_repo
-from storage.db import Tx
+from storage.db import Database, Tx
 from storage.outbox import NewMessage, Picture
 
 DEFAULT_PANEL_IDLE_MINUTES = 10.0
@@ -57,10 +57,13 @@ def back_text(name: str) -> str:
     return f"{name} is back: their moves wait for them again."
 
 
-class PanelDelivery(ServiceCore):
-    def __init__(self, *args: Any, panel_idle_minutes: float = DEFAULT_PANEL_IDLE_MINUTES,
-                 **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+class PanelDelivery:
+    """How a seat's DMs go out (the module's docstring), read and written with ``db``;
+    ``panel_idle_minutes``: how long after a click its holder still counts as active."""
+
+    def __init__(self, db: Database,
+                 panel_idle_minutes: float = DEFAULT_PANEL_IDLE_MINUTES) -> None:
+        self.db = db
         if not 0 <= panel_idle_minutes <= MAX_PANEL_IDLE_MINUTES:
             raise ValueError(f"panel_idle_minutes must be 0 to {MAX_PANEL_IDLE_MINUTES:g}, "
                              f"got {panel_idle_minutes}")
@@ -72,7 +75,7 @@ class PanelDelivery(ServiceCore):
         would overwrite that, so the Panels cog leaves it."""
         return await panels.rewritten(self.db, user_id, message_id, step_no)
 
-    async def _deliver_seat(
+    async def deliver_seat(
         self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int, news: list[str],
         files: list[Picture], panel_text: str | None,
     ) -> None:
@@ -145,7 +148,7 @@ class PanelDelivery(ServiceCore):
             return None
         return rec.outbox_id, state[0] == "pending", rec.active_at, rec.unanswered
 
-    async def _remind_seat(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int,
+    async def remind_seat(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int,
                            text: str, step_no: int) -> None:
         """A reminder is always a new DM (it must notify); it carries the panel, so it is
         the seat's panel message from now on. The panel message it replaces says it moved
@@ -162,7 +165,7 @@ class PanelDelivery(ServiceCore):
         await panels.shown(tx, ctx.row.id, seat, user_id, new, step_no)
         await panels.notified(tx, ctx.row.id, seat, user_id, fx.now)
 
-    async def _hand_over_panel(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
+    async def hand_over_panel(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
                                old_user_id: int, freed: bool = False) -> None:
         """``/gm replace`` (or ``/gm kick``, ``freed``): the old holder's panel message says
         the seat was handed over or freed (nothing of the seat in it) and loses its buttons,
@@ -176,7 +179,7 @@ class PanelDelivery(ServiceCore):
         await panels.forget(tx, ctx.row.id, seat)
         await missed.clear(tx, ctx.row.id, [seat])  # the next holder starts afresh (P-26)
 
-    async def _panel_used(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
+    async def panel_used(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
                           user_id: int) -> None:
         """The holder submitted or chose on a panel just now: they count as active (P-1)."""
         await panels.touch(tx, ctx.row.id, seat, user_id, fx.now)

@@ -191,7 +191,7 @@ class Scheduler:
             for req in ctx.owing():
                 target = None if req.seat in away else self.engine._dm_target(ctx, req.seat)
                 if target is not None:
-                    await self.engine._remind_seat(
+                    await self.engine.delivery.remind_seat(
                         tx, ctx, fx, req.seat, target,
                         "Reminder: " + messages.panel_line(ctx.row.name, name, req.prompt, due),
                         step_no)

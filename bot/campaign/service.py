@@ -144,7 +144,7 @@ class CampaignService:
     async def panel_rewritten(self, user_id: int, message_id: int, step_no: int) -> bool:
         """True when the bot has since made that DM message something other than the panel
         of ``step_no`` (``PanelDelivery.panel_rewritten``)."""
-        return await self.engine.panel_rewritten(user_id, message_id, step_no)
+        return await self.engine.delivery.panel_rewritten(user_id, message_id, step_no)
 
     # ------------------------------------------------------------ the GM's tools
 

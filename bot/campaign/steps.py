@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.campaign import embeds, messages
 from bot.campaign.battle_child import linked_by_rules, war_title
-from bot.campaign.core import Ctx, Effects, step_keys
+from bot.campaign.core import Clock, Ctx, Effects, ServiceCore, step_keys, utcnow
 from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.inputs import check_action
-from bot.campaign.panel_delivery import PanelDelivery, away_text, back_text
+from bot.campaign.panel_delivery import (
+    DEFAULT_PANEL_IDLE_MINUTES,
+    PanelDelivery,
+    away_text,
+    back_text,
+)
 from bot.campaign.settings import timing
 from bot.campaign.summaries import describe_action
 from bot.campaign.tracker import Layout, Tracker
@@ -20,7 +26,7 @@ from bot.rules.base import GM_SEAT, ActionSpec, Embed, Event, Outcome, Request, 
 from storage import campaigns, missed, timers, turns
 from storage import outbox as outbox_repo
 from storage.campaigns import CampaignRow
-from storage.db import Tx
+from storage.db import Database, Tx
 from storage.events import EventRow
 from storage.outbox import NewMessage, Picture, TrackerRow
 from storage.turns import Snapshot
@@ -173,8 +179,15 @@ class WarHooks(Protocol):
         ...
 
 
-class StepEngine(PanelDelivery):
-    """Runs the rules and turns their outcome into state, events and messages."""
+class StepEngine(ServiceCore):
+    """Runs the rules and turns their outcome into state, events and messages; a seat's DMs
+    go out through ``delivery`` (``PanelDelivery``)."""
+
+    def __init__(self, db: Database, clock: Clock = utcnow,
+                 wake: Callable[[], None] | None = None, *,
+                 panel_idle_minutes: float = DEFAULT_PANEL_IDLE_MINUTES, **core: Any) -> None:
+        super().__init__(db, clock, wake, **core)
+        self.delivery = PanelDelivery(db, panel_idle_minutes)
 
     # the war, told of what the steps do in a campaign that has battles (set by the service;
     # None: no war code runs at all)
@@ -471,7 +484,7 @@ class StepEngine(PanelDelivery):
                 continue
             texts = mail.seats.get(seat, [])
             # The dispatcher splits an overlong panel text and puts the panel on its end.
-            await self._deliver_seat(
+            await self.delivery.deliver_seat(
                 tx, ctx, fx, seat, user_id,
                 messages.split("\n".join(texts)) if texts else [], mail.files.get(seat, []),
                 panel)
@@ -481,7 +494,7 @@ class StepEngine(PanelDelivery):
                            user_id: int) -> None:
         """The holder submitted or chose on a panel just now: an away seat is back (P-26),
         said in the step's tracker."""
-        await self._panel_used(tx, ctx, fx, seat, user_id)
+        await self.delivery.panel_used(tx, ctx, fx, seat, user_id)
         if await missed.clear(tx, ctx.row.id, [seat]):
             mail = Mail()
             mail.line(back_text(ctx.name(seat)))

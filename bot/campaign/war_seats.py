@@ -39,14 +39,15 @@ class WarSeats:
             mail = Mail()
             seat = held.seat
             if new is not None and child.seat_of(new.user_id) is None:
-                await self.engine._hand_over_panel(tx, child, cfx, seat, old_user_id)
+                await self.engine.delivery.hand_over_panel(tx, child, cfx, seat, old_user_id)
                 await players.reseat(tx, cid, seat, new.user_id, new.name, fx.now)
                 mail.post(f"{new.name} takes over seat {seat} from {old_name}: the GM of "
                           f"**{parent.row.name}** handed that seat of the campaign over, and "
                           "its side in this battle goes with it.")
             else:
                 await players.set_vacant(tx, cid, seat)
-                await self.engine._hand_over_panel(tx, child, cfx, seat, old_user_id, freed=True)
+                await self.engine.delivery.hand_over_panel(tx, child, cfx, seat, old_user_id,
+                                                           freed=True)
                 why = (f"{new.name} already holds another side here"
                        if new is not None else "they no longer hold a seat in the campaign")
                 mail.post(f"Seat {seat} ({old_name}) is freed: the GM of "
