@@ -16,6 +16,7 @@ are abstract, so a rule set missing one fails when it is built.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from datetime import datetime
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -129,7 +130,7 @@ class RulesetBase(ABC):
         raise InvalidState(f"{self.title} has no file to export.")
 
     def side_file(self, state: Any, seat: int, title: str,
-                  ended: bool = False) -> tuple[str, str, str]:
+                  ended: bool = False, now: datetime | None = None) -> tuple[str, str, str]:
         """(file name, text, note) of one side's ships (HRFT: an .FTFleet of the survivors);
         announced by ``writes_side_files``."""
         raise InvalidState(f"{self.title} has no side file to export.")

@@ -7,6 +7,7 @@ turn-end repair) where each seat acts any number of times and then says Ready.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -276,10 +277,11 @@ class HrftRuleset(RulesetBase):
         return [ship.name for ship in read_file(filename, data, known).ships]
 
     def side_file(self, state: Any, seat: int, title: str,
-                  ended: bool = False) -> tuple[str, str, str]:
+                  ended: bool = False, now: datetime | None = None) -> tuple[str, str, str]:
         """(file name, text, note) of a side's surviving ships as an .FTFleet (H-D34);
-        ``ended``: the campaign is over (the GM may end it before the rules do)."""
-        return fleet_file(self._state(state), seat, title, ended)
+        ``ended``: the campaign is over (the GM may end it before the rules do); ``now``
+        the service's clock, for the file's ``modified`` (the rules read no clock)."""
+        return fleet_file(self._state(state), seat, title, ended, now)
 
     def battle_result(self, state: Any, name: str = "") -> dict[str, Any] | None:
         """Each brought-in craft's fate, for the parent campaign (E-D36)."""
