@@ -32,6 +32,7 @@ from bot.rules.base import (
     StepName,
     default_step_name,
 )
+from bot.rules.war_models import BattleSpec
 
 
 class RulesetBase(ABC):
@@ -164,7 +165,7 @@ class RulesetBase(ABC):
         """The battles waiting to be fought in their own campaign. Default: none."""
         return []
 
-    def battle_link(self, state: Any, ref: str, designs: str = "") -> dict[str, Any] | None:
+    def battle_link(self, state: Any, ref: str, designs: str = "") -> BattleSpec | None:
         """What a battle for ``ref`` brings in; None = a free description (the default).
         ``designs``: the GM's choice of design for craft that name none (E-D38). Its
         optional ``name`` is the battle's name, its round or turn in it (P-16)."""

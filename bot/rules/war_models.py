@@ -51,7 +51,7 @@ class RosterCraft(BaseModel):
     """One craft of a parent's battle that comes in as a named design (H-D28); ``owner`` is
     the parent's seat, ``seat`` the battle seat (0 until the service seats it)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
     craft: str
     group: str
@@ -66,7 +66,7 @@ class ForceSpec(BaseModel):
     """One side of a parent's battle fought with a budget (O-D17, H-D35): ``owner`` the
     parent's seat, ``side`` the parent's key for it, the MASS and largest size class."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
     owner: int
     side: str

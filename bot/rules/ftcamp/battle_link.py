@@ -12,13 +12,12 @@ another, issue 17)."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from bot.errors import InvalidInput, InvalidState
 from bot.rules.ftcamp import war
 from bot.rules.ftcamp.link import battle_ids, find_battle, linked_craft, looks_like_battle
 from bot.rules.ftcamp.model import State
-from bot.rules.war_models import design_problem, nearest_sample
+from bot.rules.war_models import BattleSpec, RosterCraft, design_problem, nearest_sample
 
 MAX_DESIGNS = 1000  # characters of the designs option
 _PAIR = re.compile(r"\s*([^=;,]+?)\s*=\s*([^=;,]+?)\s*(?:[;,]|$)")
@@ -48,7 +47,7 @@ def parse_designs(text: str) -> dict[str, str] | str:
     return {a.strip().lower(): b.strip() for a, b in pairs}
 
 
-def battle_link(state: State, ref: str, designs: str = "") -> dict[str, Any] | None:
+def battle_link(state: State, ref: str, designs: str = "") -> BattleSpec | None:
     """The battle ``ref`` names, its roster (``owner`` = FTCamp seat), the owners in roster
     order and the preview; None for a free description (no battle id in it)."""
     found = find_battle(state, ref)
@@ -103,5 +102,6 @@ def battle_link(state: State, ref: str, designs: str = "") -> dict[str, Any] | N
     lines = [f"battle {battle.id} (round {round_no}): "
              + (", ".join(coming) + " come in at the start." if coming
                 else "no craft names a sample design yet.")] + not_in
-    return {"ref": battle.id, "owners": list(dict.fromkeys(e["owner"] for e in roster)),
-            "roster": roster, "lines": lines, "name": f"Battle {battle.id}, round {round_no}"}
+    return BattleSpec(ref=battle.id, owners=list(dict.fromkeys(e["owner"] for e in roster)),
+                      roster=[RosterCraft(**e) for e in roster], lines=lines,
+                      name=f"Battle {battle.id}, round {round_no}")

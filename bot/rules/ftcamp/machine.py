@@ -43,6 +43,7 @@ from bot.rules.ftcamp.scenario import load_scenario
 from bot.rules.ftcamp.step_names import step_name
 from bot.rules.ftcamp.views import status_text, view_of
 from bot.rules.ruleset_base import RulesetBase
+from bot.rules.war_models import BattleSpec
 from bot.rules.words import plural
 
 SEALED = ("orders", "special", "engage", "chase", "reserves", "patrol")
@@ -263,7 +264,7 @@ class FTCampRuleset(RulesetBase):
         from bot.rules.ftcamp.battle_link import battle_refs
         return battle_refs(state)
 
-    def battle_link(self, state: State, ref: str, designs: str = "") -> dict[str, Any] | None:
+    def battle_link(self, state: State, ref: str, designs: str = "") -> BattleSpec | None:
         """H-D28: the craft an HRFT battle for ``ref`` brings in (the service's war hook);
         ``designs``: the GM's designs for craft that name none (E-D38)."""
         from bot.rules.ftcamp.battle_link import battle_link
