@@ -32,7 +32,7 @@ from bot.rules.base import (
     StepName,
     default_step_name,
 )
-from bot.rules.war_models import BattleSpec
+from bot.rules.war_models import BattleResult, BattleSpec
 
 
 class RulesetBase(ABC):
@@ -148,11 +148,11 @@ class RulesetBase(ABC):
         nothing is taken in."""
         return Outcome(state=state)
 
-    def battle_result(self, state: Any, name: str = "") -> dict[str, Any] | None:
+    def battle_result(self, state: Any, name: str = "") -> BattleResult | None:
         """An ended battle's result for its parent. Default None: there is none to send."""
         return None
 
-    def propose_battle(self, state: Any, ref: str, result: dict[str, Any]) -> Outcome | None:
+    def propose_battle(self, state: Any, ref: str, result: BattleResult) -> Outcome | None:
         """A battle's result as a proposal in this (parent) state; None = that battle waits
         for no result. Called only when ``takes_battle_results``."""
         return None

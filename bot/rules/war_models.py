@@ -9,6 +9,8 @@ Pure; imports nothing of a rule set."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 # The sample designs HRFT ships (bot/rules/hrft/samples/*.toml): key -> (ship name, MASS).
@@ -116,3 +118,10 @@ class BattleResult(BaseModel):
     defeated_seats: list[int] = Field(default_factory=list)
     hand_entered: bool = False
     gm_ended: bool = False
+
+
+def as_data(result: BattleResult | dict[str, Any] | Any) -> Any:
+    """A result as the plain data a rule set validates into its own model (FTCamp keeps
+    results in its state, Orbits reads part of one): a shared model is dumped, anything else
+    (a dict from a test or an older caller) is passed on to be validated."""
+    return result.model_dump() if isinstance(result, BaseModel) else result

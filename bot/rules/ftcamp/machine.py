@@ -43,6 +43,7 @@ from bot.rules.ftcamp.scenario import load_scenario
 from bot.rules.ftcamp.step_names import step_name
 from bot.rules.ftcamp.views import status_text, view_of
 from bot.rules.ruleset_base import RulesetBase
+from bot.rules.war_models import BattleResult as SharedResult
 from bot.rules.war_models import BattleSpec
 from bot.rules.words import plural
 
@@ -251,7 +252,7 @@ class FTCampRuleset(RulesetBase):
                     seats: int) -> tuple[str, str, str]:
         return hooks.export_file(state, options, seats)
 
-    def propose_battle(self, state: State, ref: str, result: dict[str, Any]) -> Outcome | None:
+    def propose_battle(self, state: State, ref: str, result: SharedResult) -> Outcome | None:
         """A battle fought elsewhere (HRFT) ended: its result waits for the GM (E-D36)."""
         done = war.propose(state, ref, result)
         return Outcome(state=done[0], events=done[1]) if done is not None else None

@@ -35,6 +35,7 @@ from bot.rules.hrft.sequence import HrftOptions, next_step, step_def
 from bot.rules.hrft.state import BattleState, add_ship
 from bot.rules.hrft.weapons import WEAPONS
 from bot.rules.ruleset_base import RulesetBase
+from bot.rules.war_models import BattleResult
 from bot.rules.words import plural
 
 SMALL_UNIT_TYPES = {"hangar", "sm_launcher", "sm_rack", "tender_bay"}
@@ -283,7 +284,7 @@ class HrftRuleset(RulesetBase):
         the service's clock, for the file's ``modified`` (the rules read no clock)."""
         return fleet_file(self._state(state), seat, title, ended, now)
 
-    def battle_result(self, state: Any, name: str = "") -> dict[str, Any] | None:
+    def battle_result(self, state: Any, name: str = "") -> BattleResult | None:
         """Each brought-in craft's fate, for the parent campaign (E-D36)."""
         return result.battle_result(self._state(state), name)
 

@@ -18,6 +18,7 @@ from bot.rules.orbits.state import OrbitsState
 from bot.rules.orbits.turns import act_turn, deployment_request, transit_request
 from bot.rules.orbits.views import build_view, status_text
 from bot.rules.ruleset_base import RulesetBase
+from bot.rules.war_models import BattleResult as SharedResult
 from bot.rules.war_models import BattleSpec
 
 HELP_TEXT = """\
@@ -176,7 +177,7 @@ class OrbitsRuleset(RulesetBase):
         new, events = war.link(_state(state), ref, name)
         return Outcome(state=new, events=events)
 
-    def propose_battle(self, state: Any, ref: str, result: dict[str, Any]) -> Outcome | None:
+    def propose_battle(self, state: Any, ref: str, result: SharedResult) -> Outcome | None:
         done = war.propose(_state(state), ref, result)
         return Outcome(state=done[0], events=done[1]) if done is not None else None
 

@@ -23,7 +23,7 @@ from bot.rules.orbits.battle import battle_force
 from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.forces import MAX_CLASS, budget_of, budget_problem
 from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
-from bot.rules.war_models import BattleSpec, ForceSpec
+from bot.rules.war_models import BattleSpec, ForceSpec, as_data
 
 _TURN = re.compile(r"^(.*?)[\s,;]*\bturn\s*(\d{1,6})$")
 
@@ -48,7 +48,7 @@ class HrftResult(BaseModel):
 def gm_confirms(raw: Any) -> str:
     """P-22: why the GM, not a deadline default, confirms this result ("" = it may)."""
     try:
-        result = HrftResult.model_validate(raw)
+        result = HrftResult.model_validate(as_data(raw))
     except ValidationError:
         return ""
     why = [w for w, yes in (("damage was entered by hand", result.hand_entered),
@@ -175,7 +175,7 @@ def report_of(state: OrbitsState, b: Battle, raw: Any) -> BattleResult:
     """O-D19: each side's losses = MASS lost ÷ points_per_value rounded up, at most its
     total; the defeated from the result (all sides of a two-sided battle: nobody)."""
     try:
-        result = HrftResult.model_validate(raw)
+        result = HrftResult.model_validate(as_data(raw))
     except ValidationError as exc:
         raise InvalidInput(f"That is not a battle result ({exc.error_count()} problem(s)).",
                            ) from None
