@@ -158,14 +158,14 @@ class Links:
             await self._refuse_fought(ctx, ref)
             raise
         # P-20: exactly a battle the rules list as open now (no free text, no look-alike)
-        if spec is None or spec.get("ref") not in listed:
+        if spec is None or spec.ref not in listed:
             raise InvalidInput(f"'{ref.strip()[:60]}' is not a battle of **{ctx.row.name}** "
                                f"that waits to be fought. Pick one from the list: {known}.")
-        await self._refuse_fought(ctx, spec["ref"])
+        await self._refuse_fought(ctx, spec.ref)
         users = {p.seat: p.user_id for p in ctx.players if p.active}
-        return _Parent(ctx.row.name, spec["ref"], list(spec.get("owners", [])), users,
-                       list(spec.get("lines", [])), list(spec.get("roster", [])),
-                       list(spec.get("forces", [])), str(spec.get("name", "")))
+        return _Parent(ctx.row.name, spec.ref, list(spec.owners), users, list(spec.lines),
+                       [c.model_dump() for c in spec.roster],  # BattleSpec, war_models.py
+                       [f.model_dump() for f in spec.forces], spec.name)
 
 
 def _ref_key(ref: str) -> str:

@@ -184,7 +184,8 @@ class Reads:
         chosen = side if side is not None else own
         assert chosen is not None
         filename, text, note = await asyncio.to_thread(ctx.ruleset.side_file, ctx.state, chosen,
-                                                       ctx.row.name, ctx.row.status == "ended")
+                                                       ctx.row.name, ctx.row.status == "ended",
+                                                       self.clock())  # the rules read no clock
         return filename, text.encode("utf-8"), note
 
     async def upload(self, actor: Actor, channel_id: int, action_type: str, filename: str,

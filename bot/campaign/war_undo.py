@@ -64,7 +64,8 @@ def arrival(child: Ctx, parent: Ctx) -> Arrival | None:
         return None
     # P-22: a battle its GM ended (``/battle end``) is the GM's word, not the rules': the
     # parent's GM confirms that result, no deadline default does
-    result = {**result, "gm_ended": (child.row.end_reason or "").startswith(GM_ENDED_IT)}
+    result = result.model_copy(  # a BattleResult, bot/rules/war_models.py
+        update={"gm_ended": (child.row.end_reason or "").startswith(GM_ENDED_IT)})
     return Arrival(ref, parent.ruleset.propose_battle(parent.state, ref, result))
 
 

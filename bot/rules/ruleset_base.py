@@ -16,6 +16,7 @@ are abstract, so a rule set missing one fails when it is built.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from datetime import datetime
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -31,6 +32,7 @@ from bot.rules.base import (
     StepName,
     default_step_name,
 )
+from bot.rules.war_models import BattleResult, BattleSpec
 
 
 class RulesetBase(ABC):
@@ -129,7 +131,7 @@ class RulesetBase(ABC):
         raise InvalidState(f"{self.title} has no file to export.")
 
     def side_file(self, state: Any, seat: int, title: str,
-                  ended: bool = False) -> tuple[str, str, str]:
+                  ended: bool = False, now: datetime | None = None) -> tuple[str, str, str]:
         """(file name, text, note) of one side's ships (HRFT: an .FTFleet of the survivors);
         announced by ``writes_side_files``."""
         raise InvalidState(f"{self.title} has no side file to export.")
@@ -146,11 +148,11 @@ class RulesetBase(ABC):
         nothing is taken in."""
         return Outcome(state=state)
 
-    def battle_result(self, state: Any, name: str = "") -> dict[str, Any] | None:
+    def battle_result(self, state: Any, name: str = "") -> BattleResult | None:
         """An ended battle's result for its parent. Default None: there is none to send."""
         return None
 
-    def propose_battle(self, state: Any, ref: str, result: dict[str, Any]) -> Outcome | None:
+    def propose_battle(self, state: Any, ref: str, result: BattleResult) -> Outcome | None:
         """A battle's result as a proposal in this (parent) state; None = that battle waits
         for no result. Called only when ``takes_battle_results``."""
         return None
@@ -163,7 +165,7 @@ class RulesetBase(ABC):
         """The battles waiting to be fought in their own campaign. Default: none."""
         return []
 
-    def battle_link(self, state: Any, ref: str, designs: str = "") -> dict[str, Any] | None:
+    def battle_link(self, state: Any, ref: str, designs: str = "") -> BattleSpec | None:
         """What a battle for ``ref`` brings in; None = a free description (the default).
         ``designs``: the GM's choice of design for craft that name none (E-D38). Its
         optional ``name`` is the battle's name, its round or turn in it (P-16)."""

@@ -96,6 +96,9 @@ async def test_export_is_an_update_of_the_uploaded_fleet_and_the_gm_undocks(
     w = world
     thread = await open_battle(w)
     original = full_fleet()
+    # saved before the simulated clock's now (the export stamps the service's clock: the
+    # rules read none, issue 17)
+    original["fleet"]["modified"] = "2025-12-31T10:00:00+00:00"
     added = await w.alice.slash(thread, "battle add", file=("vega.FTFleet", dumps(original)))
     assert "Added Indomitable, Picket, Lookout" in said(added), said(added)
     assert any("Sleeper (docked: the GM may bring it in)" in m.content

@@ -6,17 +6,18 @@ that names no design gets one from ``/battle start designs:`` (a design per craf
 ``auto``: the sample nearest its mass), else the start is refused with what would come in, so
 the GM chooses, or closes the battle as fought at the table.
 
-Pure; the HRFT side (which battle ids exist, which designs it can fight) is read from
-``bot.rules.hrft``, imported when asked (HRFT's link module reads FTCamp's model)."""
+Pure; the designs a battle can field come from bot/rules/war_models.py (no rule set imports
+another, issue 17)."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from bot.errors import InvalidInput, InvalidState
 from bot.rules.ftcamp import war
+from bot.rules.ftcamp.link import battle_ids, find_battle, linked_craft, looks_like_battle
 from bot.rules.ftcamp.model import State
+from bot.rules.war_models import BattleSpec, RosterCraft, design_problem, nearest_sample
 
 MAX_DESIGNS = 1000  # characters of the designs option
 _PAIR = re.compile(r"\s*([^=;,]+?)\s*=\s*([^=;,]+?)\s*(?:[;,]|$)")
@@ -46,19 +47,9 @@ def parse_designs(text: str) -> dict[str, str] | str:
     return {a.strip().lower(): b.strip() for a, b in pairs}
 
 
-def nearest_sample(mass: int) -> str:
-    """The sample design nearest a campaign craft's mass (E-D38; ties: the lighter)."""
-    from bot.rules.hrft.samples import SAMPLE_KEYS, sample_ship
-    return min(SAMPLE_KEYS, key=lambda k: (abs(sample_ship(k).mass - mass),
-                                           sample_ship(k).mass))
-
-
-def battle_link(state: State, ref: str, designs: str = "") -> dict[str, Any] | None:
+def battle_link(state: State, ref: str, designs: str = "") -> BattleSpec | None:
     """The battle ``ref`` names, its roster (``owner`` = FTCamp seat), the owners in roster
     order and the preview; None for a free description (no battle id in it)."""
-    from bot.rules.hrft.gm import design_problem
-    from bot.rules.hrft.link import battle_ids, find_battle, linked_craft, looks_like_battle
-
     found = find_battle(state, ref)
     if found is None:
         if not looks_like_battle(ref):
@@ -111,5 +102,6 @@ def battle_link(state: State, ref: str, designs: str = "") -> dict[str, Any] | N
     lines = [f"battle {battle.id} (round {round_no}): "
              + (", ".join(coming) + " come in at the start." if coming
                 else "no craft names a sample design yet.")] + not_in
-    return {"ref": battle.id, "owners": list(dict.fromkeys(e["owner"] for e in roster)),
-            "roster": roster, "lines": lines, "name": f"Battle {battle.id}, round {round_no}"}
+    return BattleSpec(ref=battle.id, owners=list(dict.fromkeys(e["owner"] for e in roster)),
+                      roster=[RosterCraft(**e) for e in roster], lines=lines,
+                      name=f"Battle {battle.id}, round {round_no}")

@@ -43,6 +43,8 @@ from bot.rules.ftcamp.scenario import load_scenario
 from bot.rules.ftcamp.step_names import step_name
 from bot.rules.ftcamp.views import status_text, view_of
 from bot.rules.ruleset_base import RulesetBase
+from bot.rules.war_models import BattleResult as SharedResult
+from bot.rules.war_models import BattleSpec
 from bot.rules.words import plural
 
 SEALED = ("orders", "special", "engage", "chase", "reserves", "patrol")
@@ -250,7 +252,7 @@ class FTCampRuleset(RulesetBase):
                     seats: int) -> tuple[str, str, str]:
         return hooks.export_file(state, options, seats)
 
-    def propose_battle(self, state: State, ref: str, result: dict[str, Any]) -> Outcome | None:
+    def propose_battle(self, state: State, ref: str, result: SharedResult) -> Outcome | None:
         """A battle fought elsewhere (HRFT) ended: its result waits for the GM (E-D36)."""
         done = war.propose(state, ref, result)
         return Outcome(state=done[0], events=done[1]) if done is not None else None
@@ -263,7 +265,7 @@ class FTCampRuleset(RulesetBase):
         from bot.rules.ftcamp.battle_link import battle_refs
         return battle_refs(state)
 
-    def battle_link(self, state: State, ref: str, designs: str = "") -> dict[str, Any] | None:
+    def battle_link(self, state: State, ref: str, designs: str = "") -> BattleSpec | None:
         """H-D28: the craft an HRFT battle for ``ref`` brings in (the service's war hook);
         ``designs``: the GM's designs for craft that name none (E-D38)."""
         from bot.rules.ftcamp.battle_link import battle_link

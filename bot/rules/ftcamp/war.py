@@ -30,6 +30,7 @@ from bot.rules.ftcamp.core import forget_group
 from bot.rules.ftcamp.geometry import system_label
 from bot.rules.ftcamp.model import Craft, State
 from bot.rules.ftcamp.warmodel import FATES, BattleResult, CraftFate, Fate, WarBattle
+from bot.rules.war_models import as_data
 
 _SEPARATORS = re.compile(r"[\s,;:/]+")
 MAX_CRAFT_OPTIONS = 25  # one Select
@@ -54,7 +55,7 @@ def fate_of(c: CraftFate) -> Fate:
 
 def parse_result(raw: Any) -> BattleResult:
     try:
-        return BattleResult.model_validate(raw)
+        return BattleResult.model_validate(as_data(raw))
     except ValidationError as exc:
         raise InvalidInput(f"That is not a battle result ({exc.error_count()} problem(s)).",
                            ) from None

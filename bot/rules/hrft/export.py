@@ -37,9 +37,13 @@ def _hex_id(*parts: str) -> str:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:12]
 
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def stamp(now: datetime | None = None) -> str:
-    """The Fleet Manager's ``modified``: UTC ISO-8601 to the second."""
-    return (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0).isoformat()
+    """The Fleet Manager's ``modified``: UTC ISO-8601 to the second. The rules read no clock
+    (issue 17): the service passes ``now``; without one the file says the epoch."""
+    return (now or EPOCH).astimezone(UTC).replace(microsecond=0).isoformat()
 
 
 def design_of(ship: Ship, design_id: str) -> dict[str, Any]:

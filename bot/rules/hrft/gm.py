@@ -21,6 +21,7 @@ from bot.rules.hrft.model import Ship
 from bot.rules.hrft.requests import damage_spec
 from bot.rules.hrft.samples import SAMPLE_KEYS, sample_ship
 from bot.rules.hrft.state import BattleState, RosterCraft, add_ship
+from bot.rules.war_models import design_problem  # H-D28: shared with the parents
 
 MAX_ROSTER = 72  # 6 seats x 12 ships (MAX_SHIPS_PER_SEAT)
 
@@ -79,17 +80,6 @@ def sample_for(design: str) -> Ship | None:
     """The sample design a craft names (by key or ship name, any case), if any."""
     key = design.strip().lower()
     return sample_ship(key) if key in SAMPLE_KEYS else None
-
-
-def design_problem(design: str | None) -> str:
-    """Why a craft cannot come in as a sample design ('' when it can), in the words of the
-    start message and the bring-in report (H-D28)."""
-    if not design:
-        return "it names no design"
-    if sample_for(design) is None:
-        return (f"design '{design}' not found: not a sample ({', '.join(SAMPLE_KEYS)}); the "
-                "GM may upload it with /battle design")
-    return ""
 
 
 def _place(state: BattleState, entry: RosterCraft,

@@ -1,6 +1,7 @@
 """A linked battle's result for its parent campaign (E-D36): each brought-in or mustered
 craft's fate from the final state, and the defeated sides of a battle with forces (H-D37).
-Pure; plain values the parent's rule set reads (``propose_battle``)."""
+Pure; a ``BattleResult`` of bot/rules/war_models.py, which the parent's rule set reads
+(``propose_battle``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from bot.rules.hrft.model import Ship
 from bot.rules.hrft.state import BattleState
+from bot.rules.war_models import BattleResult, CraftFate
 
 
 def _fate(ship: Ship) -> str:
@@ -40,7 +42,7 @@ def defeated_sides(state: BattleState) -> list[str]:
     return sorted(side for side, alive in sides.items() if not alive)
 
 
-def battle_result(state: BattleState, name: str = "") -> dict[str, Any] | None:
+def battle_result(state: BattleState, name: str = "") -> BattleResult | None:
     """Every ship that came from the parent campaign, with its fate, and the defeated
     sides; None when nothing did (a battle whose ships were all added by hand has nothing to
     send back)."""
@@ -50,5 +52,6 @@ def battle_result(state: BattleState, name: str = "") -> dict[str, Any] | None:
              for uid, (group, name_) in state.origin.items() if uid in state.ships]
     living = set(state.living_seats())
     beaten = sorted({s.seat for s in state.ships.values()} - living)  # E-D37: no ship fights
-    return {"name": name, "craft": craft, "defeated": defeated_sides(state),
-            "defeated_seats": beaten, "hand_entered": state.hand_entered}
+    return BattleResult(name=name, craft=[CraftFate(**c) for c in craft],
+                        defeated=defeated_sides(state), defeated_seats=beaten,
+                        hand_entered=state.hand_entered)

@@ -7,6 +7,7 @@ turn-end repair) where each seat acts any number of times and then says Ready.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -34,6 +35,7 @@ from bot.rules.hrft.sequence import HrftOptions, next_step, step_def
 from bot.rules.hrft.state import BattleState, add_ship
 from bot.rules.hrft.weapons import WEAPONS
 from bot.rules.ruleset_base import RulesetBase
+from bot.rules.war_models import BattleResult
 from bot.rules.words import plural
 
 SMALL_UNIT_TYPES = {"hangar", "sm_launcher", "sm_rack", "tender_bay"}
@@ -276,12 +278,13 @@ class HrftRuleset(RulesetBase):
         return [ship.name for ship in read_file(filename, data, known).ships]
 
     def side_file(self, state: Any, seat: int, title: str,
-                  ended: bool = False) -> tuple[str, str, str]:
+                  ended: bool = False, now: datetime | None = None) -> tuple[str, str, str]:
         """(file name, text, note) of a side's surviving ships as an .FTFleet (H-D34);
-        ``ended``: the campaign is over (the GM may end it before the rules do)."""
-        return fleet_file(self._state(state), seat, title, ended)
+        ``ended``: the campaign is over (the GM may end it before the rules do); ``now``
+        the service's clock, for the file's ``modified`` (the rules read no clock)."""
+        return fleet_file(self._state(state), seat, title, ended, now)
 
-    def battle_result(self, state: Any, name: str = "") -> dict[str, Any] | None:
+    def battle_result(self, state: Any, name: str = "") -> BattleResult | None:
         """Each brought-in craft's fate, for the parent campaign (E-D36)."""
         return result.battle_result(self._state(state), name)
 

@@ -4,12 +4,11 @@ sample design, and the GM's command that opens a battle in its thread. Pure; apa
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from bot.rules.base import Event
 from bot.rules.orbits.battle import battle_force
 from bot.rules.orbits.events import to_gm
 from bot.rules.orbits.state import Battle, OrbitsState
+from bot.rules.war_models import smallest_design  # O-D17; re-exported for tests
 
 MAX_CLASS = 5  # the HRFT muster's largest size class (O-D17)
 MAX_BUDGET = 100_000  # the HRFT muster's largest budget (MASS); the ship limit binds first
@@ -18,15 +17,6 @@ MAX_BUDGET = 100_000  # the HRFT muster's largest budget (MASS); the ship limit 
 def budget_of(state: OrbitsState, total: int) -> int:
     """O-D17: a side's budget in MASS, its total × points_per_value."""
     return min(MAX_BUDGET, total * state.options.points_per_value)
-
-
-@lru_cache(maxsize=1)
-def smallest_design() -> tuple[str, int]:
-    """(name, MASS) of the smallest sample design: a budget below it buys nothing (O-D17)."""
-    from bot.rules.hrft.samples import SAMPLE_KEYS, sample_ship
-    ships = [sample_ship(k) for k in SAMPLE_KEYS]
-    small = min(ships, key=lambda s: (s.mass, s.name))
-    return small.name, small.mass
 
 
 def budget_problem(state: OrbitsState, seat: int, total: int, budget: int) -> str | None:

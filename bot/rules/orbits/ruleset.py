@@ -18,6 +18,8 @@ from bot.rules.orbits.state import OrbitsState
 from bot.rules.orbits.turns import act_turn, deployment_request, transit_request
 from bot.rules.orbits.views import build_view, status_text
 from bot.rules.ruleset_base import RulesetBase
+from bot.rules.war_models import BattleResult as SharedResult
+from bot.rules.war_models import BattleSpec
 
 HELP_TEXT = """\
 **Orbits**: a card campaign in one solar system (2-6 players, one 54-card deck each).
@@ -165,7 +167,7 @@ class OrbitsRuleset(RulesetBase):
     def battle_refs(self, state: Any) -> list[str]:
         return war.refs(OrbitsState.model_validate(state))
 
-    def battle_link(self, state: Any, ref: str, designs: str = "") -> dict[str, Any] | None:
+    def battle_link(self, state: Any, ref: str, designs: str = "") -> BattleSpec | None:
         return war.link_spec(OrbitsState.model_validate(state), ref)
 
     def battles_in_threads(self, state: Any) -> list[str]:
@@ -175,7 +177,7 @@ class OrbitsRuleset(RulesetBase):
         new, events = war.link(_state(state), ref, name)
         return Outcome(state=new, events=events)
 
-    def propose_battle(self, state: Any, ref: str, result: dict[str, Any]) -> Outcome | None:
+    def propose_battle(self, state: Any, ref: str, result: SharedResult) -> Outcome | None:
         done = war.propose(_state(state), ref, result)
         return Outcome(state=done[0], events=done[1]) if done is not None else None
 

@@ -23,6 +23,7 @@ from bot.rules.orbits.battle import battle_force
 from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.forces import MAX_CLASS, budget_of, budget_problem
 from bot.rules.orbits.state import Battle, BattleResult, OrbitsState
+from bot.rules.war_models import BattleSpec, ForceSpec, as_data
 
 _TURN = re.compile(r"^(.*?)[\s,;]*\bturn\s*(\d{1,6})$")
 
@@ -47,7 +48,7 @@ class HrftResult(BaseModel):
 def gm_confirms(raw: Any) -> str:
     """P-22: why the GM, not a deadline default, confirms this result ("" = it may)."""
     try:
-        result = HrftResult.model_validate(raw)
+        result = HrftResult.model_validate(as_data(raw))
     except ValidationError:
         return ""
     why = [w for w, yes in (("damage was entered by hand", result.hand_entered),
@@ -104,7 +105,7 @@ def refs(state: OrbitsState) -> list[str]:
 # --- opening: the forces of each side (O-D17) -------------------------------------------
 
 
-def link_spec(state: OrbitsState, ref: str) -> dict[str, Any] | None:
+def link_spec(state: OrbitsState, ref: str) -> BattleSpec | None:
     """What an HRFT battle for ``ref`` gets (O-D17): one force per side (the Orbits seat as
     its side key, its budget in MASS and its size-class cap) and preview lines. None when
     ``ref`` is a free description rather than an area; a refusal when it names no battle
@@ -125,7 +126,7 @@ def link_spec(state: OrbitsState, ref: str) -> dict[str, Any] | None:
         raise InvalidState(f"The battle at {where} is already fought in its own thread "
                            f"({b.linked}).")
     o = state.options
-    forces: list[dict[str, Any]] = []
+    forces: list[ForceSpec] = []
     lines = [f"battle at {where}, turn {state.turn}: each side picks ships within its budget "
              "(MASS) and largest size class."]
     for s in b.sides:
@@ -135,12 +136,12 @@ def link_spec(state: OrbitsState, ref: str) -> dict[str, Any] | None:
         if why:
             raise InvalidState(why)
         label = f"{state.name(s)}'s fleet at {where}"[:80]
-        forces.append({"owner": s, "side": str(s), "label": label, "budget": budget,
-                       "max_class": max(1, min(size, MAX_CLASS))})
+        forces.append(ForceSpec(owner=s, side=str(s), label=label, budget=budget,
+                                max_class=max(1, min(size, MAX_CLASS))))
         lines.append(f"{label}: {C.show_all(b.forces[s])}, budget {budget} MASS, largest "
                      f"size class {max(1, min(size, MAX_CLASS))}")
-    return {"ref": ref_of(state, b), "owners": list(b.sides), "forces": forces,
-            "lines": lines, "name": f"Battle at {where}, turn {state.turn}"}
+    return BattleSpec(ref=ref_of(state, b), owners=list(b.sides), forces=forces,
+                      lines=lines, name=f"Battle at {where}, turn {state.turn}")
 
 
 def link(state: OrbitsState, ref: str, name: str) -> tuple[OrbitsState, list[Event]]:
@@ -174,7 +175,7 @@ def report_of(state: OrbitsState, b: Battle, raw: Any) -> BattleResult:
     """O-D19: each side's losses = MASS lost ÷ points_per_value rounded up, at most its
     total; the defeated from the result (all sides of a two-sided battle: nobody)."""
     try:
-        result = HrftResult.model_validate(raw)
+        result = HrftResult.model_validate(as_data(raw))
     except ValidationError as exc:
         raise InvalidInput(f"That is not a battle result ({exc.error_count()} problem(s)).",
                            ) from None

@@ -32,13 +32,13 @@ def test_h_d28_battle_link_gives_roster_owners_and_preview() -> None:
                        r"P2\) would come in; these craft name no design: Scout \(P1, mass"):
         RULESET.battle_link(listed(), "0505 b-1")
     spec = RULESET.battle_link(listed(), "0505 b-1", "scout = harrier")
-    assert spec is not None and spec["ref"] == REF and spec["owners"] == [1, 2]
-    assert [(e["craft"], e["owner"], e["design"]) for e in spec["roster"]] == [
+    assert spec is not None and spec.ref == REF and spec.owners == [1, 2]
+    assert [(e.craft, e.owner, e.design) for e in spec.roster] == [
         ("Resolute", 1, "vanguard"), ("Scout", 1, "harrier"), ("Fang", 2, "wolfhound")]
-    assert spec["lines"][0].startswith(f"battle {REF} (round 1): Resolute")
-    assert spec["name"] == f"Battle {REF}, round 1"  # P-16: its round in its name
+    assert spec.lines[0].startswith(f"battle {REF} (round 1): Resolute")
+    assert spec.name == f"Battle {REF}, round 1"  # P-16: its round in its name
     auto = RULESET.battle_link(listed(), REF, "auto")
-    assert auto is not None and all(e["design"] for e in auto["roster"])
+    assert auto is not None and all(e.design for e in auto.roster)
     with pytest.raises(InvalidInput, match="designs: write 'auto'"):
         RULESET.battle_link(listed(), REF, "harrier")
     assert RULESET.battle_refs(listed()) == [REF]

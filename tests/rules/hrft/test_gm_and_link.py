@@ -9,16 +9,16 @@ from bot.errors import InvalidInput, InvalidState, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Request, Seat
 from bot.rules.dice import ScriptedDice, SeededDice
 from bot.rules.ftcamp import State, build
-from bot.rules.ftcamp.model import Battle, BattleGroup, HexResult
-from bot.rules.hrft import RULESET, HrftOptions
-from bot.rules.hrft.combat import MAX_HITS, damage_amounts
-from bot.rules.hrft.link import (
+from bot.rules.ftcamp.link import (
     battle_ids,
     find_battle,
     linked_craft,
     looks_like_battle,
     normalise_ref,
 )
+from bot.rules.ftcamp.model import Battle, BattleGroup, HexResult
+from bot.rules.hrft import RULESET, HrftOptions
+from bot.rules.hrft.combat import MAX_HITS, damage_amounts
 from tests.rules.hrft.battle_helpers import battle, to_fire_step
 
 SEATS3 = [Seat(number=1, name="Alice"), Seat(number=2, name="Bob"),

@@ -273,15 +273,16 @@ def test_hd36_a_force_that_affords_nothing_is_not_asked_and_loses():
     assert done.finished and done.state.finished
     assert "Fleet 2 at Orbit 2 (Bob): no ships" in done.events[0].text
     result = RULESET.battle_result(done.state, "Orbit 2")
-    assert result is not None and result["defeated"] == ["2"]
+    assert result is not None and result.defeated == ["2"]
 
 
 def test_hd36_when_no_force_affords_a_ship_nothing_is_asked():
     out = mustering(force(1, 0, 5), force(2, 15, 1))
     assert out.finished and RULESET.pending(out.state) == []
     result = RULESET.battle_result(out.state)
-    assert result == {"name": "", "craft": [], "defeated": ["1", "2"], "defeated_seats": [],
-                      "hand_entered": False}
+    assert result is not None and result.model_dump() == {
+        "name": "", "craft": [], "defeated": ["1", "2"], "defeated_seats": [],
+        "hand_entered": False, "gm_ended": False}  # gm_ended: the service sets it (P-22)
 
 
 def test_hd36_other_seats_go_on_with_setup_after_the_muster():
@@ -329,7 +330,7 @@ def test_hd36_roster_and_forces_together():
                            ScriptedDice([]))
     result = RULESET.battle_result(done.state, "B")
     assert result is not None
-    sides = {c["craft"]: (c["side"], c["seat"]) for c in result["craft"]}
+    sides = {c.craft: (c.side, c.seat) for c in result.craft}
     assert sides == {"Resolute": ("", 1), "Kestrel 1": ("1", 1), "Vanguard 1": ("2", 2)}
 
 
@@ -347,15 +348,15 @@ def test_hd37_result_gives_sides_masses_hull_and_defeated():
     state.ships["2a"].destroyed = True  # as if sunk in the battle
     state.ships["1b"].blocks["F"].hull_lost = 2
     result = RULESET.battle_result(state, "Orbit 2")
-    assert result is not None and result["name"] == "Orbit 2"
-    rows = {c["craft"]: c for c in result["craft"]}
+    assert result is not None and result.name == "Orbit 2"
+    rows = {c.craft: c.model_dump() for c in result.craft}
     assert rows["Vanguard 1"] | {} == {
         "group": "Fleet 1 at Orbit 2", "craft": "Vanguard 1", "fate": "intact",
         "ftl_lost": False, "thrust": 4, "thrust_left": 4, "hull_lost": 0, "seat": 1,
         "side": "north", "mass": 72, "hull_total": 66}
     assert (rows["Jackal 1"]["hull_lost"], rows["Jackal 1"]["hull_total"]) == (2, 36)
     assert (rows["Wolfhound 1"]["fate"], rows["Wolfhound 1"]["side"]) == ("destroyed", "south")
-    assert result["defeated"] == ["south"]
+    assert result.defeated == ["south"]
 
 
 def test_hd37_a_concession_defeats_the_side_and_ends_the_battle():
@@ -363,14 +364,14 @@ def test_hd37_a_concession_defeats_the_side_and_ends_the_battle():
     out = RULESET.act(state, 1, {"type": "concede"}, SeededDice(1))
     assert out.finished
     result = RULESET.battle_result(out.state)
-    assert result is not None and result["defeated"] == ["north"]
+    assert result is not None and result.defeated == ["north"]
 
 
 def test_hd37_a_battle_the_gm_ends_with_both_fighting_has_no_defeated_side():
     state, _ = _to_fire(fought())
     result = RULESET.battle_result(state)  # the service asks when the GM ends it
-    assert result is not None and result["defeated"] == []
-    assert len(result["craft"]) == 3
+    assert result is not None and result.defeated == []
+    assert len(result.craft) == 3
 
 
 def test_hd37_the_battle_ended_by_its_rules_reports_the_loser():
@@ -383,8 +384,8 @@ def test_hd37_the_battle_ended_by_its_rules_reports_the_loser():
         out = RULESET.act(out.state, seat, {"type": "ready"}, SeededDice(4))
     assert out.finished
     result = RULESET.battle_result(out.state)
-    assert result is not None and result["defeated"] == ["south"]
-    assert next(c for c in result["craft"] if c["side"] == "south")["fate"] in ("destroyed",
+    assert result is not None and result.defeated == ["south"]
+    assert next(c for c in result.craft if c.side == "south").fate in ("destroyed",
                                                                                   "hulk")
 
 
@@ -393,8 +394,8 @@ def test_hd37_roster_battles_keep_their_result_and_gain_the_new_keys():
               {"craft": "Fang", "group": "R", "seat": 2, "design": "lynx"}]
     state = RULESET.take_in(fresh(), {"roster": roster}).state
     result = RULESET.battle_result(state, "0202/A-3")
-    assert result is not None and result["defeated"] == []
-    first = result["craft"][0]
+    assert result is not None and result.defeated == []
+    first = result.craft[0].model_dump()
     assert {k: first[k] for k in ("group", "craft", "fate", "side", "seat", "mass")} == {
         "group": "G", "craft": "Resolute", "fate": "intact", "side": "", "seat": 1,
         "mass": 72}
@@ -500,8 +501,8 @@ def test_p22_a_result_with_damage_entered_by_hand_says_so():
     """P-22: the parent's GM confirms a result with hand-entered damage (the GM's or a
     player's): the result carries it; fire from the tables does not set it."""
     state, _ = _to_fire(fought())
-    assert RULESET.battle_result(state)["hand_entered"] is False
+    assert RULESET.battle_result(state).hand_entered is False
     after = RULESET.act(state, GM_SEAT, {"type": "damage", "target": "2a", "kind": "direct",
                                          "arc": "F", "hits": "3"}, SeededDice(1)).state
-    assert RULESET.battle_result(after)["hand_entered"] is True
+    assert RULESET.battle_result(after).hand_entered is True
     assert state.hand_entered is False  # the given state is not changed

@@ -50,14 +50,14 @@ def test_od17_forces_budget_in_mass_and_size_class() -> None:
     state = battle().state
     spec = RULESET.battle_link(state, "orbit 1")
     assert spec is not None
-    assert spec["ref"] == f"Orbit 1, turn {state.turn}"
-    assert spec["owners"] == [1, 2]
-    assert spec["forces"] == [
+    assert spec.ref == f"Orbit 1, turn {state.turn}"
+    assert spec.owners == [1, 2]
+    assert [f.model_dump() for f in spec.forces] == [
         {"owner": 1, "side": "1", "label": "Alice's fleet at Orbit 1", "budget": 310,
          "max_class": 3},
         {"owner": 2, "side": "2", "label": "Bob's fleet at Orbit 1", "budget": 130,
          "max_class": 3}]
-    assert RULESET.battle_refs(state) == [spec["ref"]]
+    assert RULESET.battle_refs(state) == [spec.ref]
     # the size-class cap of the muster is 5 however high the campaign's cap (O-D17)
     assert F.MAX_CLASS == 5
 

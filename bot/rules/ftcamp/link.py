@@ -1,5 +1,6 @@
 """An FTCamp battle fought in HRFT (H-D28): which battle a reference names, and the craft of
-its groups with the designs they name.
+its groups with the designs they name (FTCamp's side of the link; it was bot/rules/hrft/link.py
+until issue 17 broke the ftcamp<->hrft import cycle).
 
 Pure: reads an FTCamp ``State`` (the service's battle link, bot/campaign/links.py) and
 returns plain values; the battle's own state never holds FTCamp objects.
