@@ -7,8 +7,18 @@ import sys
 import threading
 
 import pytest
+from hypothesis import settings
 
 from bot.rules.base import Ruleset
+from tests.support.demos import Demos
+
+# Hypothesis profiles (issue 17 item 8): "ci" runs the full example counts, and is chosen
+# when CI=true (as CI services set it); "dev", the default, runs a fifth of them for a quick
+# inner loop. A test's own count is written as ``examples(n)`` (tests/support/examples.py).
+settings.register_profile("ci", print_blob=True)
+settings.register_profile("dev", max_examples=20)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
+                      or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev"))
 
 
 @pytest.fixture
@@ -18,6 +28,13 @@ def guess_rules() -> Ruleset:
 
     guess.register()
     return guess.RULESET
+
+
+@pytest.fixture(scope="session")
+def demos(tmp_path_factory: pytest.TempPathFactory) -> Demos:
+    """The run's demos, each played once and shared by the tests that read it
+    (tests/support/demos.py)."""
+    return Demos(tmp_path_factory.mktemp("demos"))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# each runs the real bot or a bench script in a process of its own (seconds)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 EXPECTED = {

@@ -24,6 +24,7 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, str, s
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_python_m_bot_without_token_exits_2_with_help(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     proc = subprocess.run(
@@ -281,6 +282,7 @@ def test_a_config_file_in_another_encoding_is_a_config_problem(
         assert "Traceback" not in err
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_a_utf16_config_in_a_real_process_is_one_line_and_exit_1(tmp_path: Path) -> None:
     (tmp_path / "config.toml").write_bytes(CLEAN_CONFIG.encode("utf-16-le"))
     for args in (["check-config"], ["run"], ["demo", "orbits"]):
@@ -298,6 +300,7 @@ def test_a_config_nested_too_deep_is_a_config_problem(tmp_path: Path) -> None:
     assert code == EXIT_FAILED and "nested too deep" in err
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_migrate_on_a_file_that_is_not_a_database_says_so_and_exits(tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("shopping: milk, eggs\n" * 100, encoding="utf-8")
@@ -357,6 +360,7 @@ def closed_port() -> int:
         return int(sock.getsockname()[1])  # closed again when the block ends
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_run_with_no_route_to_discord_is_one_line_and_exit_1(tmp_path: Path) -> None:
     """discord.py pointed at a closed local port: the real aiohttp ClientConnectorError."""
     prelude = f"import discord.http\ndiscord.http.Route.BASE = 'http://127.0.0.1:{closed_port()}'"
@@ -407,6 +411,7 @@ class FakeDiscord:
         self.server.server_close()
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_a_token_discord_refuses_is_one_message_and_exit_2_and_debug_logs_no_payload(
     tmp_path: Path,
 ) -> None:
@@ -462,6 +467,7 @@ def test_the_example_config_says_why_discord_payloads_stay_at_info() -> None:
     assert "discord.http" in comment and "INFO" in comment and "sealed orders" in comment
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_migrate_on_a_folder_says_so_in_one_line(tmp_path: Path) -> None:
     folder = tmp_path / "data"
     folder.mkdir()
@@ -558,6 +564,7 @@ class FakeDiscordApi:
         self.server.server_close()
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_p38_python_m_bot_sync_syncs_an_unchanged_tree_again(tmp_path: Path) -> None:
     """``python -m bot sync`` against a local stand-in for Discord: each development guild
     once (named twice in the config), and again when run again though nothing changed."""
@@ -581,6 +588,7 @@ def test_p38_python_m_bot_sync_syncs_an_unchanged_tree_again(tmp_path: Path) -> 
     assert (tmp_path / "b.db.commands.json").exists()
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_p38_a_refused_sync_says_so_and_exits_1(tmp_path: Path) -> None:
     fake = FakeDiscordApi(refused_guild=22)
     try:
@@ -600,6 +608,7 @@ def test_sync_without_token_is_a_usage_error() -> None:
     assert code == EXIT_USAGE and "No bot token" in err and out == ""
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_version_prints_the_package_version() -> None:
     from importlib.metadata import version
 
@@ -608,6 +617,7 @@ def test_version_prints_the_package_version() -> None:
     assert proc.stdout.strip() == f"python -m bot {version('admiralty')}"
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_demo_help_names_the_folder_a_demo_really_writes_to(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -636,6 +646,7 @@ def test_demo_help_names_the_folder_a_demo_really_writes_to(
     assert f"transcript written to {Path(named.group(1)) / 'orbits'}/" in out
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_migrate_help_names_the_real_database_default(tmp_path: Path) -> None:
     help_text = " ".join(python_m_bot(["migrate", "--help"], tmp_path).stdout.split())
     assert f"default: the database_path setting, {Settings().database_path}" in help_text
@@ -666,6 +677,7 @@ def test_check_config_of_a_file_named_by_the_environment_says_so(tmp_path: Path)
     assert err.splitlines()[0] == f"{missing} (named by ADMIRALTY_CONFIG): 1 problem(s):"
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_sync_with_a_token_discord_refuses_is_one_message_and_exit_2(tmp_path: Path) -> None:
     fake = FakeDiscord()
     try:

@@ -7,6 +7,8 @@ import io
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.__main__ import EXIT_FAILED, EXIT_OK, main
 from storage import code_version
 
@@ -106,6 +108,7 @@ class LoginOnlyDiscord:
         self.server.server_close()
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_the_bot_refuses_to_start_on_a_database_from_a_newer_bot(tmp_path: Path) -> None:
     """An upgrade's way back (P-40): a real ``python -m bot`` logs in, opens its database,
     finds a newer schema and stops with both versions, exit 1, the database unchanged."""

@@ -25,6 +25,9 @@ from tests.support.crashes import (
 )
 from tests.support.fake_discord import CHANNELS, FakeDiscord, seed
 
+# each runs the real bot or a bench script in a process of its own (seconds)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def fake() -> Iterator[FakeDiscord]:

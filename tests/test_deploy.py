@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.__main__ import build_parser
 from storage import migrate
 
@@ -47,6 +49,7 @@ def test_the_service_restarts_on_failure_reads_the_token_from_a_file_and_stops_o
     assert re.search(r"^DISCORD_TOKEN=$", example, re.M)
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_the_units_parse_and_systemd_analyze_verify_accepts_them(tmp_path: Path) -> None:
     """Verified as systemd reads them where systemd-analyze is installed (the interpreter path
     points at this test's Python, since verify checks that the command exists); everywhere,
@@ -72,6 +75,7 @@ def _systemd_command(line: str) -> list[str]:
     return [w.replace("$$", "$").replace("%%", "%") for w in shlex.split(line)]
 
 
+@pytest.mark.slow  # runs python -m bot (or a tool) in a process
 def test_the_backup_units_command_makes_a_dated_backup(tmp_path: Path) -> None:
     service = unit("admiralty-backup.service")["Service"]
     live = tmp_path / "state" / "admiralty.db"

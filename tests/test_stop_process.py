@@ -15,6 +15,9 @@ import pytest
 from storage.outbox import NewMessage
 from tests.support.fake_discord import CHANNEL, FakeDiscord, seed, start_bot
 
+# each runs the real bot or a bench script in a process of its own (seconds)
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_p38_a_signal_stops_the_bot_after_the_due_messages(

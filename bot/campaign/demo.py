@@ -67,6 +67,24 @@ class VirtualClock:
 
 
 @dataclass
+class Asked:
+    """A panel a scripted player answered: its request and the state it was answered in."""
+
+    ruleset: str
+    request: Request
+    state: dict[str, Any]
+
+
+@dataclass
+class Recording:
+    """What a demo produced, for tests to read (``run_demo(record=True)``): every message
+    sent, in order (edits included), and every panel answered, battles' included."""
+
+    sent: list[OutboxMessage] = field(default_factory=list)
+    asked: list[Asked] = field(default_factory=list)
+
+
+@dataclass
 class DemoResult:
     """What happened, for the summary and for tests."""
 
@@ -99,6 +117,7 @@ class DemoResult:
     ended: datetime = START
     final_status: str = ""
     finished: bool = False
+    recording: Recording | None = None
 
     def summary(self) -> str:
         days = (self.ended - self.started).total_seconds() / 86400
@@ -211,6 +230,8 @@ class Transcript:
 
     def add(self, message: OutboxMessage, when: datetime, panel_note: str,
             files: list[tuple[str, bytes]]) -> None:
+        if self.result.recording is not None:
+            self.result.recording.sent.append(message)
         if message.kind == "dm" and message.panel is not None and message.user_id != GM_USER_ID:
             self.result.panels_asked += 1
         if message.kind == "dm" and message.user_id != GM_USER_ID:
@@ -370,6 +391,7 @@ class DemoRunner:
         self.answer_waits = 0
         self.fought: set[str] = set()  # battles opened in their own campaign (E-D36)
         self.channel_id = CHANNEL_ID  # where the scripted GM's commands are given
+        self.recording: Recording | None = None
 
     async def setup(self, seats: int, options: dict[str, str]) -> None:
         info = await self.service.create(
@@ -429,7 +451,10 @@ class DemoRunner:
         """Asks the seat's scripted player for an action and submits it."""
         seat = panel.seat
         request: Request = panel.request
-        state = self.state_of(await self.row())
+        row = await self.row()
+        if self.recording is not None:
+            self.recording.asked.append(Asked(self.ruleset.name, request, row.state or {}))
+        state = self.state_of(row)
         player = self._scripted.get(seat) or _scripted(self.ruleset, seat)
         self._scripted[seat] = player
         dice = self._dice.setdefault(seat, SeededDice(self.seed, f"demo-player:{seat}"))
@@ -476,6 +501,7 @@ class DemoRunner:
         child.campaign_id = info.id
         child.pace = self.pace
         child.channel_id = CHANNEL_ID + len(self.fought)
+        child.recording = self.recording
         users = {p.user_id for p in info.seats}
         child.players = [a for a in self.players if a.user_id in users]
         for _ in range(max_steps):
@@ -573,12 +599,14 @@ async def run_demo(
     options: dict[str, str] | None = None,
     absent: set[int] | frozenset[int] = frozenset(),
     pace: str = "instant",
+    record: bool = False,
 ) -> DemoResult:
     """Plays a campaign of ``ruleset_name`` to its end and writes the transcript to ``folder``.
 
     Raises ``NotFound``/``InvalidInput`` for a bad rule set or player count, and ``DemoFailed``
     (after writing what happened so far) when the game gets stuck or runs past ``max_steps``.
-    Seats in ``absent`` never act: the clock runs to their deadlines and defaults apply."""
+    Seats in ``absent`` never act: the clock runs to their deadlines and defaults apply.
+    ``record``: the result keeps a ``Recording`` of what was sent and asked (for tests)."""
     ruleset = registry.get(ruleset_name)
     # A rule set with no end of its own (FTCamp) names options that make the demo finish.
     options = {**ruleset.demo_options, **(options or {})}
@@ -592,7 +620,7 @@ async def run_demo(
     clock = VirtualClock()
     names = [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(seats)]
     result = DemoResult(ruleset=ruleset.name, folder=folder, seed=seed, players=names,
-                        pace=pace)
+                        pace=pace, recording=Recording() if record else None)
     user_names = {GM_USER_ID + 1 + i: n for i, n in enumerate(names)} | {GM_USER_ID: "GM"}
     transcript = Transcript(folder, result, user_names)
     with tempfile.TemporaryDirectory(prefix="admiralty-demo-") as tmp:
@@ -603,6 +631,7 @@ async def run_demo(
             runner = DemoRunner(service, db, ruleset, clock, seed)
             runner.absent = set(absent)
             runner.pace = pace
+            runner.recording = result.recording
             try:
                 await _play_to_the_end(runner, transcript, seats, options, max_steps)
             finally:

@@ -4,30 +4,13 @@ what happened, in order, with every roll."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from pathlib import Path
-
 import pytest
 
 from bot.campaign import demo
 from bot.campaign.models import OutboxMessage
+from tests.support.demos import Demos
 
 MOST = 4  # new posts in one battle turn
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[OutboxMessage]:
-    """Every message the demo's dispatcher sends, in order."""
-    seen: list[OutboxMessage] = []
-    add = demo.Transcript.add
-
-    def spy(self: demo.Transcript, message: OutboxMessage, when: datetime, note: str,
-            files: list[tuple[str, bytes]]) -> None:
-        seen.append(message)
-        add(self, message, when, note, files)
-
-    monkeypatch.setattr(demo.Transcript, "add", spy)
-    return seen
 
 
 def final_forms(sent: list[OutboxMessage], channel: int) -> list[OutboxMessage]:
@@ -47,16 +30,18 @@ def status_only(m: OutboxMessage) -> bool:
         for i, x in enumerate(lines))
 
 
+@pytest.mark.slow
 async def test_h_d46_an_hrft_battle_turn_is_at_most_four_posts_with_every_roll(
-        tmp_path: Path, sent: list[OutboxMessage]) -> None:
-    result = await demo.run_demo("hrft", tmp_path / "out", seed=7)
+        demos: Demos) -> None:
+    played = await demos.play("hrft", seed=7)
+    result, sent = played.result, played.sent  # sent: every message, in order
     assert result.finished and result.battle_turns
     battle = {k: n for k, n in result.turn_posts.items() if k in result.battle_turns}
     assert len(battle) == result.turns
     assert max(battle.values()) <= MOST, battle
     most = result.most_battle_posts(thread=False)
     assert most is not None and most[0] == max(battle.values())
-    summary = (tmp_path / "out" / "summary.md").read_text()
+    summary = (played.folder / "summary.md").read_text()
     assert f"Most posts in one battle turn: {most[0]} in the campaign channel" in summary
     posts = final_forms(sent, demo.CHANNEL_ID)
     # every shot and every damage-control roll of the game reads in the final posts
@@ -79,9 +64,11 @@ async def test_h_d46_an_hrft_battle_turn_is_at_most_four_posts_with_every_roll(
     assert not [m for m in posts if status_only(m)]
 
 
+@pytest.mark.slow
 async def test_o_d28_an_orbits_battle_turn_is_at_most_four_posts_and_none_of_status_alone(
-        tmp_path: Path, sent: list[OutboxMessage]) -> None:
-    result = await demo.run_demo("orbits", tmp_path / "out", options={"points_per_value": "10"})
+        demos: Demos) -> None:
+    played = await demos.play("orbits", options={"points_per_value": "10"})
+    result, sent = played.result, played.sent
     assert result.finished
     most = result.most_battle_posts(thread=False)
     assert most is not None and most[0] <= MOST, result.turn_posts
@@ -97,5 +84,5 @@ async def test_o_d28_an_orbits_battle_turn_is_at_most_four_posts_and_none_of_sta
                                      and not e["title"].endswith("result proposed")
                                      for e in m.embeds)]
     assert cards and all(m.content.startswith("**Demo Orbits") for m in cards)
-    summary = (tmp_path / "out" / "summary.md").read_text()
+    summary = (played.folder / "summary.md").read_text()
     assert "Most posts in one battle turn: " in summary and "in a battle thread" in summary

@@ -11,6 +11,7 @@ from bot.__main__ import main
 from bot.campaign.demo import DemoFailed, run_demo
 from bot.errors import InvalidInput, NotFound
 from tests.support import guess
+from tests.support.demos import Demos
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -143,12 +144,13 @@ BUILTIN_SHORT = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BUILTIN_SHORT))
-async def test_builtin_rule_set_demo_plays_to_the_end(name: str, tmp_path: Path) -> None:
+async def test_builtin_rule_set_demo_plays_to_the_end(name: str, demos: Demos) -> None:
     """Each shipped rule set's scripted players finish a game through the real service: every
     action they choose must pass the same checks a player's panel goes through."""
-    out = tmp_path / name
-    result = await run_demo(name, out, seed=1, options=BUILTIN_SHORT[name])
+    played = await demos.play(name, seed=1, options=BUILTIN_SHORT[name])
+    result, out = played.result, played.folder
     assert result.finished, result.summary()
     assert result.actions > 0 and result.channel_posts > 0
     assert (out / "channel.md").exists() and (out / "summary.md").exists()
@@ -173,13 +175,15 @@ async def test_human_pace_answers_after_seeded_delays_so_panels_go_idle(tmp_path
         await run_demo("guess", tmp_path / "x", pace="lazy")
 
 
+@pytest.mark.slow
 async def test_one_absent_player_neither_drowns_the_gm_nor_stalls_the_game(
-    tmp_path: Path,
+    demos: Demos,
 ) -> None:
     """Issue 15, item 4's targets on `demo orbits --players 3 --seed 7 --absent 2`: at most 5
     DMs to the GM (83 before) and at most 1.5 new DMs per game turn to Bob (9.4 before);
     Bob is away after three misses and the game no longer waits out his deadlines."""
-    result = await run_demo("orbits", tmp_path / "o", seed=7, players=3, absent={2})
+    played = await demos.play("orbits", seed=7, players=3, absent={2})
+    result = played.result
     assert result.finished
     assert result.gm_posts <= 5
     assert result.turns >= 20 and result.dms["Bob"] / result.turns <= 1.5
@@ -189,5 +193,5 @@ async def test_one_absent_player_neither_drowns_the_gm_nor_stalls_the_game(
     summary = result.summary()
     assert f"DMs to the GM: {result.gm_posts}" in summary
     assert "Away seats at the end: Bob." in summary
-    channel = (tmp_path / "o" / "channel.md").read_text()
+    channel = (played.folder / "channel.md").read_text()
     assert channel.count("Bob is away: they missed several deadlines") == 1

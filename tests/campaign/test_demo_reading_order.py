@@ -10,9 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.campaign.demo import run_demo
-from bot.campaign.steps import StepEngine
-from bot.rules.base import Event
+from tests.support.demos import Demos
 
 
 def plain(text: str) -> str:
@@ -27,32 +25,27 @@ def channel_messages(folder: Path) -> list[str]:
     return [plain(re.sub(r"^## .*$|^# .*$", "", p, flags=re.MULTILINE)) for p in parts]
 
 
-async def play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str,
-               players: int) -> tuple[Any, list[str]]:
-    keys: list[str] = []
-    route = StepEngine._route
-
-    def recording(self: StepEngine, ctx: Any, fx: Any, events: list[Event], *a: Any,
-                  **kw: Any) -> None:
-        if ctx.row.parent_id is None:  # the campaign's own channel (not a battle thread)
-            for ev in events:
-                if ev.audience.kind == "public":
-                    head = ev.embed.title if ev.embed is not None else ev.text
-                    keys.append(plain(head.strip().split("\n", 1)[0]))
-        route(self, ctx, fx, events, *a, **kw)
-
-    monkeypatch.setattr(StepEngine, "_route", recording)
-    result = await run_demo(ruleset, tmp_path, seed=7, players=players)
-    assert result.finished
-    return result, keys
+async def play(demos: Demos, ruleset: str, players: int) -> tuple[Any, list[str]]:
+    """The demo's result, and the first line of each public event of the campaign's own
+    channel (not a battle thread's) as the demo recorded it, in order."""
+    played = await demos.play(ruleset, seed=7, players=players)
+    assert played.result.finished
+    keys = []
+    for routed in played.events:
+        ev = routed.event
+        if not routed.battle and ev.audience.kind == "public":
+            head = ev.embed.title if ev.embed is not None else ev.text
+            keys.append(plain(head.strip().split("\n", 1)[0]))
+    return played, keys
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "players"), [("orbits", 3), ("ftcamp", 2), ("hrft", 2)])
 async def test_every_public_line_is_in_the_channel_in_the_order_it_happened(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, players: int
+    demos: Demos, ruleset: str, players: int
 ) -> None:
-    _, keys = await play(tmp_path, monkeypatch, ruleset, players)
-    channel = channel_messages(tmp_path)
+    played, keys = await play(demos, ruleset, players)
+    channel = channel_messages(played.folder)
     assert len(keys) > 20
     at = 0
     for key in keys:
@@ -62,10 +55,10 @@ async def test_every_public_line_is_in_the_channel_in_the_order_it_happened(
         at = found
 
 
-async def test_the_orbits_demo_posts_at_most_three_messages_a_turn(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    result, _ = await play(tmp_path, monkeypatch, "orbits", 3)
+@pytest.mark.slow
+async def test_the_orbits_demo_posts_at_most_three_messages_a_turn(demos: Demos) -> None:
+    played, _ = await play(demos, "orbits", 3)
+    result = played.result
     turns = int(re.search(r"Turn (\d+)", result.final_status).group(1))  # type: ignore[union-attr]
     assert turns > 10
     assert result.channel_posts <= 3 * turns

@@ -5,9 +5,10 @@ round opens."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from bot.campaign.demo import run_demo
+import pytest
+
+from tests.support.demos import Demos
 
 
 def parent_posts(channel: str) -> list[str]:
@@ -16,11 +17,12 @@ def parent_posts(channel: str) -> list[str]:
     return [p for p in posts if p and not p.startswith("*(in channel") and not p.startswith("#")]
 
 
-async def test_e_d34_three_round_demo_fights_a_battle_in_hrft(tmp_path: Path) -> None:
-    result = await run_demo("ftcamp", tmp_path, seed=1, options={"rounds": "3"})
-    assert result.finished
-    channel = (tmp_path / "channel.md").read_text("utf-8")
-    gm = (tmp_path / "gm.md").read_text("utf-8")
+@pytest.mark.slow
+async def test_e_d34_three_round_demo_fights_a_battle_in_hrft(demos: Demos) -> None:
+    played = await demos.play("ftcamp", seed=1, options={"rounds": "3"})
+    assert played.result.finished
+    channel = (played.folder / "channel.md").read_text("utf-8")
+    gm = (played.folder / "gm.md").read_text("utf-8")
     # a battle of round 1 opens in its own campaign (its round in its name, P-16) and is
     # fought to its end
     assert "**Battle 0602/B-4, round 1** begins (High Resolution Full Thrust)." in channel
@@ -46,16 +48,17 @@ async def test_e_d34_three_round_demo_fights_a_battle_in_hrft(tmp_path: Path) ->
     assert "The campaign's 3 rounds are played" in channel
 
 
+@pytest.mark.slow
 async def test_od19_orbits_demo_fights_a_battle_in_hrft_and_its_losses_come_back(
-    tmp_path: Path,
+    demos: Demos,
 ) -> None:
     """``demo orbits --set points_per_value=10`` (O-D17 to O-D20): a battle whose sides can
     afford a ship is fought in HRFT by scripted sides (muster included); its losses come back
     as the report the GM confirms, and the discards follow before the next turn."""
-    result = await run_demo("orbits", tmp_path, seed=1, options={"points_per_value": "10"})
-    assert result.finished
-    channel = (tmp_path / "channel.md").read_text("utf-8")
-    gm = (tmp_path / "gm.md").read_text("utf-8")
+    played = await demos.play("orbits", seed=1, options={"points_per_value": "10"})
+    assert played.result.finished
+    channel = (played.folder / "channel.md").read_text("utf-8")
+    gm = (played.folder / "gm.md").read_text("utf-8")
     assert "`/battle start parent:<this campaign> ref:Orbit 1`" in gm
     linked = channel.index("The battle at Orbit 1 is fought in its own thread")
     chosen = channel.index("**The sides have chosen their ships**")

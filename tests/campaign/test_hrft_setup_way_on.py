@@ -5,10 +5,9 @@ with ships that never said Ready is ready at the deadline."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import pytest
 
 from bot.campaign import CampaignService
-from bot.campaign.demo import run_demo
 from storage import Database
 from storage import campaigns as campaign_rows
 from tests.campaign.conftest import (
@@ -22,6 +21,7 @@ from tests.campaign.conftest import (
     dms_to,
     outbox,
 )
+from tests.support.demos import Demos
 
 
 async def _battle(service: CampaignService) -> int:
@@ -79,13 +79,15 @@ async def test_hd38_sides_with_ships_are_ready_at_the_deadline(
     assert "Bob missed the deadline: ready by default." in channel
 
 
+@pytest.mark.slow
 async def test_hd38_the_demo_with_an_absent_side_ends_through_the_gms_advance(
-    tmp_path: Path,
+    demos: Demos,
 ) -> None:
     """`python -m bot demo hrft --absent 2`: Bob never adds ships; the scripted GM does what
     the deadline's DM says and the battle ends instead of stopping at setup."""
-    result = await run_demo("hrft", tmp_path, seed=1, absent={2})
+    played = await demos.play("hrft", seed=1, absent={2})
+    result, out = played.result, played.folder
     assert result.finished and result.gm_advances == 1
-    assert "/gm advance moves the game on now" in (tmp_path / "gm.md").read_text()
+    assert "/gm advance moves the game on now" in (out / "gm.md").read_text()
     assert "The GM moved the game on 1 time (/gm advance)." in result.summary()
-    assert "by default stays out of this battle" in (tmp_path / "channel.md").read_text()
+    assert "by default stays out of this battle" in (out / "channel.md").read_text()

@@ -130,7 +130,7 @@ def harness(tmp_path: Path, guess_rules: Ruleset) -> Any:
         h.close()
 
 
-FUZZ = settings(max_examples=300, deadline=None,
+FUZZ = settings(max_examples=300, deadline=None,  # every kind of refusal must come up
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow, HealthCheck.filter_too_much])
 

@@ -23,6 +23,7 @@ from storage import open_database
 from tests.campaign.conftest import GM, GUILD, SEED, FakeClock, outbox
 from tests.campaign.test_orbits_link_undo import NAME, asked_to_report, last_id, replay
 from tests.campaign.test_orbits_war_loop import PARENT_CHANNEL, THREAD, parent, parent_state
+from tests.support.examples import examples
 
 STEPS = ("undo", "undo", "replay", "edit", "end", "confirm")
 
@@ -64,7 +65,7 @@ async def scenario(tmp: Path, steps: list[str]) -> None:
         await db.close()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.sampled_from(STEPS), min_size=1, max_size=8))
 def test_p14_a_battle_fought_in_its_thread_stays_its_threads_through_any_undo(
     steps: list[str],

@@ -24,6 +24,7 @@ from bot.rules.orbits.state import OrbitsState, TableCard, stance_key
 from storage import Database, open_database, timers
 from storage import campaigns as campaign_rows
 from tests.campaign.conftest import ALICE, BOB, GM, GUILD, SEED, FakeClock, dms_to, outbox
+from tests.support.examples import examples
 
 PARENT_CHANNEL = 710
 THREAD = 711
@@ -185,7 +186,7 @@ losses = st.integers(min_value=0, max_value=400)
 sides = st.sampled_from([[], ["1"], ["2"], ["1", "2"]])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(a=losses, b=losses, defeated=sides)
 def test_od19_a_result_never_creates_cards(a: int, b: int, defeated: list[str]) -> None:
     from tests.rules.orbits.orbits_testkit import start
@@ -202,7 +203,7 @@ def test_od19_a_result_never_creates_cards(a: int, b: int, defeated: list[str]) 
         after.values())
 
 
-@settings(max_examples=6, deadline=None,
+@settings(max_examples=examples(6), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(a=losses, b=losses, defeated=sides)
 def test_od19_undo_after_the_confirmation_restores_the_exact_state(

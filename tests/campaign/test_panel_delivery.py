@@ -4,18 +4,17 @@ seat's panel becomes. The Discord side is tests/cogs/test_panel_edits.py."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from bot.campaign import CampaignService
-from bot.campaign.demo import run_demo
 from bot.campaign.panel_delivery import moved_text
 from storage import Database
 from storage import outbox as outbox_repo
 from storage.outbox import NewMessage, OutboxRow
 from tests.campaign.conftest import ALICE, BOB, CHANNEL, GM, GUILD, SEED, FakeClock, dms_to
 from tests.support import relay
+from tests.support.demos import Demos
 
 
 @pytest.fixture(autouse=True)
@@ -123,12 +122,13 @@ async def test_a_panel_not_yet_sent_is_edited_even_for_an_idle_player(
     assert [r.edit_of is None for r in rows] == [True, False]
 
 
-async def test_orbits_demo_meets_the_dm_target_and_loses_no_panel(tmp_path: Path) -> None:
+@pytest.mark.slow
+async def test_orbits_demo_meets_the_dm_target_and_loses_no_panel(demos: Demos) -> None:
     """Issue 10: at most 1.5 DMs per player per game turn on orbits, 3 players, seed 7; every
     panel a player was asked is in the transcript (the final form of a message, or listed
     under it as what it showed earlier)."""
-    out = tmp_path / "orbits"
-    result = await run_demo("orbits", out, seed=7, players=3)
+    played = await demos.play("orbits", seed=7, players=3)
+    result, out = played.result, played.folder
     assert result.finished and result.turns > 0
     per_player_turn = sum(result.dms.values()) / len(result.players) / result.turns
     assert per_player_turn <= 1.5, result.summary()

@@ -6,24 +6,21 @@ caption ("Map after the Deployment phase of turn 1" over a map headed "turn 2 ·
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.campaign import demo
+from bot.campaign.models import OutboxMessage
 from bot.rules.orbits.flow import map_caption
+from tests.support.demos import Demos
 
 CAPTION = re.compile(r"[Mm]ap after the Deployment phase of turn (\d+)")
 
 
-@pytest.fixture
-def maps(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+def maps(sent: list[OutboxMessage]) -> list[tuple[str, dict[str, Any]]]:
     """(text, drawn view) of every message of a demo that carries an Orbits map."""
     seen: list[tuple[str, dict[str, Any]]] = []
-    original = demo.Transcript.add
-
-    def add(self: demo.Transcript, message: Any, *args: Any) -> None:
+    for message in sent:
         text = message.content + "".join(
             str(e.get("title", "")) + str(e.get("description", "")) for e in message.embeds)
         for p in message.pictures:
@@ -33,18 +30,16 @@ def maps(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
             shown = [e for e in message.embeds if e.get("image") == p.name]
             seen.append((str(shown[0].get("title", "")) + str(shown[0].get("description", ""))
                          if shown else text, p.view))
-        original(self, message, *args)
-
-    monkeypatch.setattr(demo.Transcript, "add", add)
     return seen
 
 
+@pytest.mark.slow
 async def test_every_orbits_map_is_drawn_at_the_turn_and_phase_its_caption_names(
-        tmp_path: Path, maps: list[tuple[str, dict[str, Any]]]) -> None:
-    await demo.run_demo("orbits", tmp_path / "out", players=3, seed=7)
-    assert len(maps) > 20
+        demos: Demos) -> None:
+    drawn = maps((await demos.play("orbits", players=3, seed=7)).sent)
+    assert len(drawn) > 20
     public = private = 0
-    for text, view in maps:
+    for text, view in drawn:
         named = CAPTION.findall(text)
         assert named, text[:200]
         # the caption is the last map line of its message: the one its picture goes with
@@ -64,19 +59,13 @@ def test_the_caption_is_read_from_the_view() -> None:
     assert map_caption({"turn": 12, "phase": "transit"}) == "Map of turn 12, transit"
 
 
-async def test_ftcamp_pictures_show_the_round_and_hex_their_post_names(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.slow
+async def test_ftcamp_pictures_show_the_round_and_hex_their_post_names(demos: Demos) -> None:
     shown: list[tuple[str, str, dict[str, Any]]] = []
-    original = demo.Transcript.add
-
-    def add(self: demo.Transcript, message: Any, *args: Any) -> None:
+    for message in (await demos.play("ftcamp", seed=7, options={"rounds": "3"})).sent:
         text = "".join(str(e.get("title", "")) for e in message.embeds) or message.content
         shown.extend((p.renderer, text, p.view) for p in message.pictures
                      if p.renderer in ("hexmap", "sector"))
-        original(self, message, *args)
-
-    monkeypatch.setattr(demo.Transcript, "add", add)
-    await demo.run_demo("ftcamp", tmp_path / "out", seed=7, options={"rounds": "3"})
     assert {r for r, _, _ in shown} == {"hexmap", "sector"}
     for renderer, text, view in shown:
         if renderer == "hexmap" and "Fleet orders revealed" in text:

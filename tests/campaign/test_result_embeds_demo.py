@@ -4,33 +4,15 @@ to, and the FTCamp sector picture of a hex is drawn for that hex (E-D35)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from pathlib import Path
-
 import pytest
 
-from bot.campaign import demo
-from bot.campaign.models import OutboxMessage
+from tests.support.demos import Demos
 
 
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[OutboxMessage]:
-    """Every message the demo's dispatcher sends, in order."""
-    seen: list[OutboxMessage] = []
-    add = demo.Transcript.add
-
-    def spy(self: demo.Transcript, message: OutboxMessage, when: datetime, note: str,
-            files: list[tuple[str, bytes]]) -> None:
-        seen.append(message)
-        add(self, message, when, note, files)
-
-    monkeypatch.setattr(demo.Transcript, "add", spy)
-    return seen
-
-
-async def test_e_d34_each_sector_picture_is_in_its_own_hexs_embed(
-        tmp_path: Path, sent: list[OutboxMessage]) -> None:
-    await demo.run_demo("ftcamp", tmp_path / "out")
+@pytest.mark.slow
+async def test_e_d34_each_sector_picture_is_in_its_own_hexs_embed(demos: Demos) -> None:
+    played = await demos.play("ftcamp")
+    sent = played.sent  # every message the demo's dispatcher sent, in order
     channel = [m for m in sent if m.kind == "channel"]
     # The fleet-order reveal carries the public hex map inside its embed.
     (reveal,) = [m for m in channel if any(e["title"].startswith("Fleet orders revealed")
@@ -54,15 +36,16 @@ async def test_e_d34_each_sector_picture_is_in_its_own_hexs_embed(
     # ... and never under the next hex's opening line (the old bug)
     assert not [m for m in channel if m.embeds and "**Engage phase" in m.content]
     # The transcript shows the embeds as quoted blocks with the picture inside.
-    text = (tmp_path / "out" / "channel.md").read_text()
+    text = (played.folder / "channel.md").read_text()
     assert "> **Fleet orders revealed, round 1**" in text
     assert "> ![hexmap.png](img-001-hexmap.png)" in text
     assert "part(s)" not in text
 
 
+@pytest.mark.slow
 async def test_hrft_fire_reports_carry_the_sheet_inside_and_a_field_per_weapon(
-        tmp_path: Path, sent: list[OutboxMessage]) -> None:
-    await demo.run_demo("hrft", tmp_path / "out")
+        demos: Demos) -> None:
+    sent = (await demos.play("hrft")).sent
     fire = [(m, e) for m in sent if m.kind == "channel" for e in m.embeds
             if " fires at " in e["title"]]
     assert fire

@@ -22,6 +22,7 @@ from tests.campaign.conftest import (
     outbox,
     started,
 )
+from tests.support.examples import examples
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -98,7 +99,7 @@ async def test_closed_dms_stop_dms_and_tell_the_channel_once(
     assert len(await service.panels_for(info.id, ALICE.user_id)) == 1  # /orders still works
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.one_of(st.text(alphabet="ab \n", max_size=2500),
                           st.sampled_from([" " * 30, "x" * 1999, "y" * 4001])), max_size=6))
 def test_split_fits_discord_and_keeps_every_character(lines: list[str]) -> None:

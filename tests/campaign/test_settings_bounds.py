@@ -19,6 +19,7 @@ from bot.errors import InvalidInput, UserError
 from bot.rules.base import Ruleset
 from storage import Database, open_database
 from tests.campaign.conftest import ALICE, BOB, CHANNEL, GM, GUILD, SEED, FakeClock
+from tests.support.examples import examples
 
 
 @pytest.mark.parametrize(("key", "value", "fragment"), [
@@ -189,7 +190,7 @@ def test_fuzz_p12_bad_settings_through_the_service_change_nothing(
         before = loop.run_until_complete(_dump(db))
         counts = {"examples": 0}
 
-        @settings(max_examples=300, deadline=None,
+        @settings(max_examples=examples(300), deadline=None,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
         @given(BAD_CHANGES)
         @example({"step_hours": 10**5000})  # repr() of it raises ValueError
@@ -204,7 +205,7 @@ def test_fuzz_p12_bad_settings_through_the_service_change_nothing(
             assert loop.run_until_complete(_dump(db)) == before
 
         check()
-        assert counts["examples"] >= 300
+        assert counts["examples"] >= examples(300)
     finally:
         loop.run_until_complete(db.close())
         loop.close()

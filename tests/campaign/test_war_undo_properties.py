@@ -26,6 +26,7 @@ from storage import campaigns as campaign_rows
 from storage import open_database
 from tests.campaign.conftest import GM, SEED, FakeClock
 from tests.campaign.test_war_loop import PARENT_CHANNEL, parent_at_battles, parent_state
+from tests.support.examples import examples
 
 CRAFT = [("Vanguard", "Resolute"), ("Vanguard", "Valiant"), ("Vanguard", "Scout"),
          ("Raiders", "Fang"), ("Raiders", "Claw"), ("Raiders", "Ghost")]  # Ghost: not there
@@ -123,7 +124,7 @@ async def example(tmp: Path, result: BattleResult, gm_edits: list[tuple[int, str
         await db.close()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(results, edits)
 def test_e_d36_p5_a_confirmed_result_never_creates_craft_and_undo_restores_each_state(
     picked: list[tuple[tuple[str, str], CraftFate]], gm_edits: list[tuple[int, str]],

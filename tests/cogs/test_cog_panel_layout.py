@@ -23,6 +23,7 @@ from cogs.panel_view import (
     page_count,
     render,
 )
+from tests.support.examples import examples
 
 
 def field(name: str, n: int, max_values: int = 1, min_values: int = 1) -> InputField:
@@ -104,7 +105,7 @@ def test_many_fields_page_with_prev_and_next() -> None:
     assert "◀ Prev" in labels and "Next ▶" not in labels
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     sizes=st.lists(
         st.lists(st.integers(min_value=0, max_value=120), min_size=0, max_size=7),
@@ -273,7 +274,7 @@ def test_destructive_specs_are_red_alone_and_open_a_confirmation() -> None:
         ("Back", discord.ButtonStyle.secondary.value)]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(plain=st.integers(min_value=0, max_value=25), harmful=st.integers(min_value=0,
                                                                          max_value=6))
 def test_destructive_rows_keep_within_discord_limits(plain: int, harmful: int) -> None:

@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 
 from bot.campaign import rulings
-from bot.campaign.demo import DemoRunner, run_demo
-from bot.campaign.steps import StepEngine, validate_action
+from bot.campaign.steps import validate_action
 from bot.errors import UserError
+from bot.rules import registry
 from bot.rules.base import Embed, Event, Request
 from bot.rules.dice import SeededDice
+from tests.support.demos import Demos
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_ID = re.compile(r"\b[OEHP]-D?\d+(\.\d+)?\b")
@@ -152,54 +153,45 @@ def _probe(texts: Texts, ruleset: Any, state: Any, req: Request, earlier: list[R
             continue
 
 
-async def _play_recording(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, players: int
-) -> Texts:
+async def _texts_of(demos: Demos, ruleset: str, players: int) -> Texts:
+    """What the rules produced in the demo, from its recording: every event filed (every
+    audience, battles' too), every request asked, and the refusals probed at each."""
+    played = await demos.play(ruleset, seed=7, players=players)
+    assert played.result.finished
     texts = Texts()
-    route = StepEngine._route
-    play = DemoRunner.play
-
-    def recording_route(self: StepEngine, ctx: Any, fx: Any, events: list[Event], *a: Any,
-                        **kw: Any) -> None:
-        for ev in events:
-            texts.event(ev)
-        route(self, ctx, fx, events, *a, **kw)
-
+    for routed in played.events:
+        texts.event(routed.event)
     earlier: list[Request] = []
-
-    async def probing_play(self: DemoRunner, actor: Any, panel: Any) -> None:
-        texts.request(panel.request)
-        seats = [i + 1 for i in range(players)]
-        _probe(texts, self.ruleset, self.state_of(await self.row()), panel.request,
+    seats = [i + 1 for i in range(players)]
+    for asked in played.recording.asked:
+        texts.request(asked.request)
+        rules = registry.get(asked.ruleset)
+        _probe(texts, rules, rules.state_model.model_validate(asked.state), asked.request,
                earlier[-3:], seats)
-        earlier.append(panel.request)
-        await play(self, actor, panel)
-
-    monkeypatch.setattr(StepEngine, "_route", recording_route)
-    monkeypatch.setattr(DemoRunner, "play", probing_play)
-    result = await run_demo(ruleset, tmp_path, seed=7, players=players)
-    assert result.finished
+        earlier.append(asked.request)
     return texts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "players"), GAMES)
 async def test_demo_transcripts_carry_no_rule_ids_or_step_numbers(
-    tmp_path: Path, ruleset: str, players: int
+    demos: Demos, ruleset: str, players: int
 ) -> None:
-    result = await run_demo(ruleset, tmp_path, seed=7, players=players)
-    assert result.finished
-    lines = player_lines(tmp_path)
+    played = await demos.play(ruleset, seed=7, players=players)
+    assert played.result.finished
+    lines = player_lines(played.folder)
     assert len(lines) > 100  # the scan reads a real game
     assert _bad_lines(lines) == {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "players"), GAMES)
 async def test_every_text_the_rules_produce_in_a_real_game_is_plain(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, players: int
+    demos: Demos, ruleset: str, players: int
 ) -> None:
     """Event texts (every audience: the GM reads its own in DMs) and embeds, prompts and
     labels of every request asked, and the rules' refusals of bad input at each of them."""
-    texts = await _play_recording(tmp_path, monkeypatch, ruleset, players)
+    texts = await _texts_of(demos, ruleset, players)
     assert texts.events > 50 and texts.requests > 10 and texts.refusals > 5  # a real game
     assert _bad_lines(texts.lines) == {}
 

@@ -5,43 +5,39 @@ sector or order values, and RT, SF and EE spelled out where they first appear in
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.campaign import demo
+from bot.campaign.models import OutboxMessage
+from tests.support.demos import Demos
 
 SHORT = re.compile(r"\b(RT|SF|EE)((?:\+[a-z]+)*)\b")
 INTERNAL = re.compile(r"campaign \d+|`system`|maintain-orbit goes|moved to a newer message")
 
 
-@pytest.fixture
-def posts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def _posts(sent: list[OutboxMessage]) -> list[str]:
     """Every post and DM of a demo as players read it: its text, and each embed apart."""
     seen: list[str] = []
-    original = demo.Transcript.add
-
-    def add(self: demo.Transcript, message: Any, *args: Any) -> None:
+    for message in sent:
         if message.user_id != demo.GM_USER_ID:
             seen.append(message.content)
             seen.extend("\n".join([str(e.get("title", "")), str(e.get("description", "")),
                                    *(f"{f['name']}\n{f['value']}" for f in e.get("fields", [])),
                                    str(e.get("footer", ""))]) for e in message.embeds)
-        original(self, message, *args)
-
-    monkeypatch.setattr(demo.Transcript, "add", add)
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "kwargs"), [
     ("ftcamp", {"seed": 7, "options": {"rounds": "3"}}),
     ("orbits", {"seed": 7, "players": 3, "absent": {2}}),
     ("hrft", {"seed": 7}),
 ])
 async def test_posts_carry_no_internal_values_and_spell_out_the_short_orders(
-        ruleset: str, kwargs: dict[str, Any], tmp_path: Path, posts: list[str]) -> None:
-    await demo.run_demo(ruleset, tmp_path / "out", **kwargs)
+        ruleset: str, kwargs: dict[str, Any], demos: Demos) -> None:
+    posts = _posts((await demos.play(ruleset, **kwargs)).sent)
     assert posts
     leaks = [m.group(0) for p in posts for m in [INTERNAL.search(p)] if m]
     assert not leaks, leaks[:5]

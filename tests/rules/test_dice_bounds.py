@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from bot.errors import InvalidInput
 from bot.rules.dice import SeededDice
 from bot.rules.dice_roll import MAX_DICE, MAX_EXPRESSION_CHARS, MAX_SIDES, parse, roll
+from tests.support.examples import examples
 
 
 @pytest.mark.parametrize(("expr", "fragment"), [
@@ -37,7 +38,7 @@ def test_a_value_that_is_not_text_is_refused(value: Any) -> None:
         parse(value)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.one_of(
     st.text(max_size=260),
     st.text(alphabet="0123456789dkhl+- ()[]", max_size=260),

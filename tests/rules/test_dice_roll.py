@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from bot.errors import InvalidInput
 from bot.rules.dice import ScriptedDice, SeededDice
 from bot.rules.dice_roll import MAX_DICE, parse, roll
+from tests.support.examples import examples
 
 
 def test_keep_highest_plus_constant_formats_like_the_example() -> None:
@@ -101,7 +102,7 @@ _term = st.one_of(
 )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     first=_term.filter(lambda t: "d" in t),
     rest=st.lists(st.tuples(st.sampled_from("+-"), _term), max_size=4),

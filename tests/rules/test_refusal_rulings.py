@@ -23,12 +23,12 @@ from ftcamp_testkit import craft, engage, group, orders_in, world  # noqa: E402
 from orbits_testkit import at, clear_hands, put, seats, start  # noqa: E402
 
 from bot.campaign import rulings  # noqa: E402
-from bot.campaign.demo import run_demo  # noqa: E402
 from bot.errors import RulesError, UserError  # noqa: E402
 from bot.rules.dice import ScriptedDice, SeededDice  # noqa: E402
 from bot.rules.ftcamp import RULESET as FTCAMP  # noqa: E402
 from bot.rules.orbits import RULESET as ORBITS  # noqa: E402
 from bot.rules.orbits.options import OrbitsOptions  # noqa: E402
+from tests.support.demos import Demos  # noqa: E402
 
 ROOT = HERE.parents[1]
 
@@ -161,9 +161,11 @@ def test_e11_a_crippled_group_picking_another_sector_is_refused_under_e11() -> N
     assert err.value.ruling == "E-11" and "E-11" not in err.value.message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["orbits", "ftcamp", "hrft"])
-async def test_refusals_the_demos_meet_name_their_ruling(
-        name: str, tmp_path: Path, raised: list[UserError]) -> None:
-    result = await run_demo(name, tmp_path / name, seed=7)
-    assert result.actions > 0
-    _all_named(raised)
+async def test_refusals_the_demos_meet_name_their_ruling(name: str, demos: Demos) -> None:
+    # every refusal made while the demo played (tests/support/demos.py records them as the
+    # fixture ``raised`` does here)
+    played = await demos.play(name, seed=7)
+    assert played.result.actions > 0
+    _all_named(played.refusals)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from bot.errors import InvalidInput
 from bot.rules import safe_load
 from bot.rules.safe_load import MAX_DEPTH, MAX_INT_DIGITS, load_json, load_toml
+from tests.support.examples import examples
 
 DEEP = 90_000  # two-character units: 180 kB, just within the size limit
 WIDE = 30_000  # six-character units
@@ -120,7 +121,7 @@ def nested(depth: int, kind: str) -> str:
     return opens * depth + inner + closes * depth
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.one_of(
     st.binary(max_size=300),
     st.text(max_size=300).map(lambda t: t.encode("utf-8")),
@@ -138,7 +139,7 @@ def test_fuzz_json_gives_data_or_invalid_input(data: bytes) -> None:
     safe_load.check_tree(obj, "f")  # whatever was read is within the limits
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.one_of(
     st.binary(max_size=300),
     st.text(max_size=300),

@@ -11,6 +11,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from ftcamp_testkit import craft, world
 
 from bot.errors import RulesError
@@ -171,6 +172,7 @@ def play(seed: int, checker: Checker) -> int:
     return len(state.results)
 
 
+@pytest.mark.slow  # whole random games, seconds
 def test_e_d33_no_public_text_or_opponent_message_names_a_hidden_craft() -> None:
     checker = Checker()
     hexes = sum(play(seed, checker) for seed in range(GAMES))

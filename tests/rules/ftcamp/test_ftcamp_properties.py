@@ -13,6 +13,7 @@ from bot.rules.base import Event
 from bot.rules.dice import SeededDice
 from bot.rules.ftcamp import RULESET
 from bot.rules.ftcamp.model import FleetOrder, Group, State
+from tests.support.examples import examples
 
 PRE_REVEAL_PUBLIC_KINDS = {"round", "fleet_orders", "hex"}
 
@@ -97,7 +98,7 @@ def drive(state: State, rng: random.Random) -> tuple[State, list[Event], dict[in
     return state, events, secrets
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(start=hexes(), seed=st.integers(0, 10**6))
 def test_battle_list_places_every_group_exactly_once(start: State, seed: int) -> None:
     movers = {n for n, g in start.groups.items() if g.static is None}
@@ -118,7 +119,7 @@ def test_battle_list_places_every_group_exactly_once(start: State, seed: int) ->
                 assert tug in result.escaped, (name, tug, result)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(start=hexes(), seed=st.integers(0, 10**6))
 def test_no_private_scan_or_sealed_order_in_public_before_the_reveal(start: State,
                                                                      seed: int) -> None:

@@ -11,6 +11,7 @@ from bot.errors import InvalidInput, UserError
 from bot.rules.ftcamp import build, export_scenario, load_scenario
 from bot.rules.ftcamp.scenario import MAX_SCENARIO
 from bot.rules.safe_load import MAX_DEPTH, MAX_INT_DIGITS
+from tests.support.examples import examples
 
 MINIMAL = export_scenario(build.scenario("Minimal", (4, 4), ["One", "Two"],
                                          [build.group("A", 1, "0101", build.craft("a", 10))]))
@@ -60,7 +61,7 @@ PIECES = st.sampled_from([
 ])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.one_of(
     st.lists(PIECES, max_size=20).map("\n".join),
     st.lists(PIECES, max_size=6).map(lambda p: MINIMAL + "\n" + "\n".join(p)),

@@ -15,6 +15,7 @@ from bot.rules.dice import ScriptedDice
 from bot.rules.ftcamp import RULESET, State
 from bot.rules.ftcamp.war import apply_battle_result, open_battles
 from bot.rules.ftcamp.warmodel import FATES, BattleResult, CraftFate, WarBattle
+from tests.support.examples import examples
 
 REF = "0505/B-1"
 
@@ -116,7 +117,7 @@ fates = st.builds(CraftFate, group=st.sampled_from(["A", "B", "C"]), craft=names
                   hull_lost=st.integers(0, 40), edited=st.booleans())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(fates, max_size=8))
 def test_e_d34_a_result_never_creates_craft_and_leaves_the_earlier_state(
     craft_fates: list[CraftFate],
@@ -138,7 +139,7 @@ def test_e_d34_a_result_never_creates_craft_and_leaves_the_earlier_state(
     assert State.model_validate_json(new.model_dump_json()) == new
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(list(FATES))), max_size=4),
        st.lists(fates, max_size=6))
 def test_e_d34_gm_edits_then_confirm_never_create_craft_nor_change_earlier_states(

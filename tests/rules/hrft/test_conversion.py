@@ -15,6 +15,7 @@ from bot.rules.hrft.convert import (
     split_rows,
 )
 from tests.rules.hrft.fixtures import design, escort
+from tests.support.examples import examples
 
 
 def _shape(ship):  # name -> (hull, armour, rows)
@@ -177,7 +178,7 @@ def test_h17_fleet_file_uses_carried_designs_refuses_missing_ones_and_carries_da
     assert ship.hull_left == 3 * 12 - 6
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(hull=st.integers(1, 120), armour=st.integers(0, 40), hull_rows=st.sampled_from([3, 4, 5, 6]))
 def test_h2_property_conversion_keeps_three_times_hull_and_armour(hull, armour, hull_rows):
     ship = convert_design(design(hull=hull, armour=armour, hull_rows=hull_rows))

@@ -10,6 +10,7 @@ from bot.rules.hrft import convert_design
 from bot.rules.hrft.damage import apply_attack
 from bot.rules.hrft.thresholds import fails
 from tests.rules.hrft.fixtures import design, escort
+from tests.support.examples import examples
 
 ARCS6 = ["F", "FS", "AS", "A", "AP", "FP"]
 
@@ -194,7 +195,7 @@ hits_strategy = st.lists(st.tuples(st.sampled_from(ARCS6), st.integers(0, 9)),
                          min_size=1, max_size=4)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(attacks=st.lists(hits_strategy, min_size=1, max_size=12), armour=st.integers(0, 6),
        seed=st.integers(0, 10_000))
 def test_h4_h7_property_damage_never_removes_more_than_dealt_outside_cascades(
@@ -214,7 +215,7 @@ def test_h4_h7_property_damage_never_removes_more_than_dealt_outside_cascades(
         ship = report.ship
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(attacks=st.lists(hits_strategy, min_size=1, max_size=15), hull=st.sampled_from(
     [1, 2, 3, 4, 5, 8, 12]), seed=st.integers(0, 10_000))
 def test_h8_property_destroyed_exactly_when_every_box_is_gone(attacks, hull, seed):

@@ -15,6 +15,7 @@ from bot.rules.hrft import model
 from bot.rules.hrft.convert import convert_design, convert_fleet
 from bot.rules.hrft.imports import ships_from_file
 from tests.rules.hrft.fixtures import design
+from tests.support.examples import examples
 
 
 def refused(fn, *args: Any) -> str:  # type: ignore[no-untyped-def]
@@ -146,7 +147,7 @@ FILES = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(FILES, st.sampled_from(["x.FTDesign", "x.FTFleet", "x.json"]))
 def test_fuzz_design_and_fleet_files_give_ships_or_a_user_error(data: bytes, name: str) -> None:
     try:
@@ -167,7 +168,7 @@ TOML_LINES = st.sampled_from([
 ])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.one_of(st.lists(TOML_LINES, max_size=14).map("\n".join).map(str.encode),
                  st.binary(max_size=300)))
 def test_fuzz_toml_ship_files_give_a_ship_or_a_user_error(data: bytes) -> None:

@@ -16,6 +16,7 @@ from bot.rules.dice import ScriptedDice, SeededDice
 from bot.rules.hrft import RULESET, HrftOptions
 from bot.rules.hrft import muster as mu
 from bot.rules.hrft.state import MAX_SHIPS_PER_SEAT, BattleState
+from tests.support.examples import examples
 
 SEATS = [Seat(number=1, name="Alice"), Seat(number=2, name="Bob")]
 SEATS3 = [*SEATS, Seat(number=3, name="Carol")]
@@ -188,7 +189,7 @@ def test_hd36_default_takes_the_largest_design_that_fits_then_smaller_ones():
         RULESET.check(state, req.seat, req.default)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(budget=st.integers(0, 2000), cap=st.integers(1, 5))
 def test_hd36_default_is_never_over_budget_nor_over_the_cap(budget, cap):
     state = mustering(force(1, budget, cap), force(2, 60, 2)).state
@@ -409,7 +410,7 @@ def _to_fire(state: BattleState) -> tuple[BattleState, list[Any]]:
     return out.state, out.events
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(sides=st.lists(st.tuples(st.integers(0, 400), st.integers(1, 5)), min_size=2,
                       max_size=3),
        extra_seat=st.booleans())

@@ -19,6 +19,7 @@ from bot.rules.dice import ScriptedDice, SeededDice
 from bot.rules.hrft import RULESET, BattleState, HrftOptions, add_ship, convert_design
 from bot.rules.hrft.directions import KINDS
 from tests.rules.hrft.battle_helpers import gunboat
+from tests.support.examples import examples
 
 ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
 STATS: Counter[str] = Counter()  # battles, decisions, concessions, ends (for the report)
@@ -149,7 +150,7 @@ def play(rng: random.Random, sides: int, concede_rate: float, gm_rate: float) ->
 
 # A seed rather than st.randoms(): a long battle would run out of hypothesis' data buffer
 # and be dropped silently; a seed plays every battle to its end.
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), sides=st.integers(2, 4),
        concede_rate=st.sampled_from([0.0, 0.02, 0.08, 0.25]),
        gm_rate=st.sampled_from([0.0, 0.05, 0.2]))

@@ -15,6 +15,7 @@ from bot.rules.base import Event, Request
 from bot.rules.dice import SeededDice
 from bot.rules.orbits import RULESET, OrbitsOptions, OrbitsState, scripted_player
 from bot.rules.orbits import cards as C
+from tests.support.examples import examples
 
 SHOWN = re.compile(r"(?<![0-9])(10|[2-9AJQK])[♠♥♦♣]|Joker")
 CODE = re.compile(r"\b(10|[2-9AJQK])[SHDC]\b|\bJK[12]\b")
@@ -107,7 +108,7 @@ def check_step(state: OrbitsState, events: list[Event], finished: bool) -> None:
                            if f.kind == "number")
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 4), rush=st.booleans(),
        raid=st.booleans(), target=st.integers(6, 25), orbits=st.integers(1, 4))
 def test_random_legal_games_keep_invariants(seed: int, n: int, rush: bool, raid: bool,
