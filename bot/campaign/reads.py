@@ -185,7 +185,7 @@ class Reads:
         assert chosen is not None
         filename, text, note = await asyncio.to_thread(ctx.ruleset.side_file, ctx.state, chosen,
                                                        ctx.row.name, ctx.row.status == "ended",
-                                                       self.clock())  # the rules read no clock
+                                                       self.engine.clock())  # no clock in rules
         return filename, text.encode("utf-8"), note
 
     async def upload(self, actor: Actor, channel_id: int, action_type: str, filename: str,
