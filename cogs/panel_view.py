@@ -28,6 +28,7 @@ import discord
 
 from bot.campaign import drafts
 from bot.campaign.models import Panel
+from bot.campaign.summaries import describe_action  # the one shared with the service
 from bot.rules.base import ActionSpec, InputField, Request
 from cogs.common import clip, timestamp
 from cogs.panel_guard import (
@@ -134,21 +135,6 @@ def draft_values(panel: Panel, spec: ActionSpec, field: InputField) -> list[str]
 def build_action(panel: Panel, spec: ActionSpec) -> dict[str, Any]:
     """The action from the saved drafts and the defaults; refuses a missing required choice."""
     return drafts.build_action(panel.request, spec, panel.draft)
-
-
-def describe_action(request: Request, action: dict[str, Any]) -> str:
-    """A short human text for an action, using the option labels."""
-    spec = next((s for s in request.actions if s.type == action.get("type")), None)
-    if spec is None:
-        return str(action.get("type", "?"))
-    parts = []
-    for field in spec.fields:
-        raw = action.get(field.name)
-        values = [raw] if isinstance(raw, str) else list(raw or [])
-        labels = {o.value: o.label for o in field.options}
-        shown = ", ".join(labels.get(str(v), str(v)) for v in values) or "none"
-        parts.append(f"{field.label}: {shown}")
-    return spec.label + (f" ({'; '.join(parts)})" if parts else "")
 
 
 # ---------------------------------------------------------------- layout

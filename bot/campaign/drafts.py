@@ -12,6 +12,7 @@ read drafts the same way.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from bot.errors import InvalidInput, RulesError
@@ -53,14 +54,23 @@ def check_number(field: InputField, text: str) -> str:
     return str(number)
 
 
+def not_offered(fields: Iterable[InputField], values: Iterable[Any]) -> list[Any]:
+    """Those of ``values`` that none of ``fields`` offers as an option (a list, as a None
+    value can be one of them); empty when all are offered. Fields that offer no options at
+    all take any value (rule sets with richer panels check those themselves). The one
+    legal-option check: submit (``steps``), a saved Select choice (``submissions``) and a
+    field's default here all ask it (P-32)."""
+    legal = {o.value for f in fields for o in f.options}
+    return [v for v in values if legal and v not in legal]
+
+
 def _legal(field: InputField, values: list[Any]) -> bool:
     if field.kind == "number":
         try:
             return all(check_number(field, str(v)) == str(v) for v in values)
         except InvalidInput:
             return False
-    legal = {o.value for o in field.options}
-    return not legal or all(str(v) in legal for v in values)
+    return not not_offered([field], [str(v) for v in values])
 
 
 def field_default(request: Request, spec: ActionSpec, field: InputField) -> Any:

@@ -11,6 +11,7 @@ from bot.campaign import embeds, messages
 from bot.campaign.battle_child import linked_by_rules, war_title
 from bot.campaign.core import Clock, Ctx, Effects, ServiceCore, step_keys, utcnow
 from bot.campaign.deadline_drafts import take_drafts
+from bot.campaign.drafts import not_offered
 from bot.campaign.inputs import check_action
 from bot.campaign.panel_delivery import (
     DEFAULT_PANEL_IDLE_MINUTES,
@@ -141,8 +142,7 @@ def _check_fields(spec: ActionSpec, action: dict[str, Any]) -> None:
                 f"{fld.label}: choose {fld.min_values} to {fld.max_values} values, "
                 f"not {len(values)}.", ruling="P-32"
             )
-        legal = {o.value for o in fld.options}
-        bad = [v for v in values if legal and v not in legal]
+        bad = not_offered([fld], values)
         if bad:
             raise RulesError(f"{fld.label}: '{bad[0]}' is not one of the choices offered.",
                              ruling="P-32")

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.campaign import messages, order_locks
 from bot.campaign.core import CampaignBroken, Ctx, Effects
-from bot.campaign.drafts import check_number, check_numbers, number_range
+from bot.campaign.drafts import check_number, check_numbers, not_offered, number_range
 from bot.campaign.inputs import check_action, check_draft, check_id
 from bot.campaign.models import Actor, Panel, SubmitResult
 from bot.campaign.steps import Mail, StepEngine, validate_action
@@ -82,8 +82,7 @@ class Submissions:
             numbers = [f for f in fields if number_range(f) is not None]
             if numbers:  # a typed number: a whole number in range, as the panel checks it
                 picked = [check_number(numbers[0], v) for v in values][:1]
-            legal = {o.value for f in fields for o in f.options}
-            bad = [v for v in picked if legal and v not in legal]
+            bad = not_offered(fields, picked)
             if bad:
                 raise InvalidInput(f"'{bad[0][:40]}' is not one of the choices offered for "
                                    f"{fields[0].label}.")

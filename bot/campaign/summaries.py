@@ -1,5 +1,7 @@
 """What a player chose, in the words of the panel: for "Your orders are in: ..." lines.
 
+The one text for it: the panel (cogs.panel_view, "Your orders are in", "Done") and the
+service (defaults taken, P-27; what a deadline takes) both say a choice with this function.
 Pure: a request and an action in, one line out. Field labels and option labels stand for
 the raw keys and values; a field left empty is not listed ("parts: none"), and a lone
 action's button label ("Submit") is not repeated."""
@@ -20,7 +22,8 @@ def describe_action(request: Request, action: dict[str, Any]) -> str:
     for field in spec.fields:
         raw = action.get(field.name)
         values = [raw] if isinstance(raw, (str, int)) else list(raw or [])
-        if not values:
+        values = [v for v in values if v is not None and v != ""]
+        if not values:  # left empty: not listed, whatever form "empty" takes
             continue
         labels = {o.value: o.label for o in field.options}
         parts.append(f"{field.label}: {', '.join(labels.get(str(v), str(v)) for v in values)}")

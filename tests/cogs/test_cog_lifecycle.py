@@ -75,7 +75,8 @@ async def test_sealed_orders_stay_secret_until_everyone_is_in(world: World) -> N
     assert "Guesses" not in channel  # but not what she chose
     # She changes her mind; still secret.
     await guess(world, "alice", "4")
-    assert "Guess (Your guess: 4)" in last_dm(world.alice).content
+    # the lone action's button label is not repeated (bot.campaign.summaries, issue 17 item 7)
+    assert "Your orders are in: Your guess: 4." in last_dm(world.alice).content
     assert "Guesses" not in "\n".join(texts(world.chan))
 
     before = len(world.chan.history())

@@ -149,9 +149,14 @@ def test_build_action_uses_the_drafts_and_refuses_missing_choices() -> None:
                       fields=[field("to", 3), field("ships", 5, max_values=3, min_values=0)])
     p = panel(spec, draft={"move": {"to": ["v2"], "ships": ["v1", "v4"]}})
     assert build_action(p, spec) == {"type": "move", "to": "v2", "ships": ["v1", "v4"]}
+    # the panel says it with the service's words (bot.campaign.summaries): a lone spec's
+    # button label is not repeated, an empty field is not listed (issue 17 item 7)
     assert describe_action(p.request, build_action(p, spec)) == (
-        "Move (To: Option 2; Ships: Option 1, Option 4)"
+        "To: Option 2; Ships: Option 1, Option 4"
     )
+    two = panel(spec, ActionSpec(type="hold", label="Hold"),
+                draft={"move": {"to": ["v2"], "ships": []}})
+    assert describe_action(two.request, build_action(two, spec)) == "Move (To: Option 2)"
     with pytest.raises(InvalidInput, match="Choose To first"):
         build_action(panel(spec), spec)
 

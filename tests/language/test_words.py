@@ -73,6 +73,22 @@ def test_summaries_use_the_labels_and_skip_empty_fields() -> None:
     assert describe_action(req, {"type": "pass"}) == "Pass"
 
 
+@pytest.mark.parametrize("empty", [[], None, "", [""], [None]])
+def test_an_empty_field_is_left_out_whatever_form_empty_takes(empty: object) -> None:
+    req = _request()
+    assert describe_action(req, {"type": "deploy", "card": "7h", "stance": empty}) == (
+        "Deploy a fleet card (Card: 7♥)")
+    assert describe_action(req, {"type": "deploy", "card": empty, "stance": empty}) == (
+        "Deploy a fleet card")  # nothing chosen in any field: the button's words alone
+    assert describe_action(req, {"type": "deploy", "card": "7h"}) == (
+        "Deploy a fleet card (Card: 7♥)")  # a field missing from the action
+
+
+def test_the_panel_and_the_service_say_a_choice_with_one_function() -> None:
+    from cogs import panel_view
+    assert panel_view.describe_action is describe_action
+
+
 def test_a_lone_action_is_summarised_by_its_fields_not_its_button() -> None:
     from bot.rules.base import ActionSpec, InputField, Option
     order = InputField(name="order:Raiders", label="Raiders", options=[
