@@ -168,12 +168,9 @@ def cmd_backup(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, er
     """``backup`` and ``restore`` (storage/backup.py does the work, P-39)."""
     from storage.backup import BackupRefused, backup, restore
 
-    path = args.db
+    path = _database_path(args, env, err)
     if path is None:
-        settings = _settings_or_report(args.config, env, err)
-        if settings is None:
-            return EXIT_FAILED
-        path = settings.database_path
+        return EXIT_FAILED
     try:
         if args.command == "backup":
             made = backup(path, args.file)
@@ -191,6 +188,14 @@ def cmd_backup(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, er
         print(str(exc), file=err)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _database_path(args: argparse.Namespace, env: Mapping[str, str], err: TextIO) -> Path | None:
+    """``--db``, else the database_path setting; None when the settings were refused (said)."""
+    if args.db is not None:
+        return Path(args.db)
+    settings = _settings_or_report(args.config, env, err)
+    return settings.database_path if settings is not None else None
 
 
 def _settings_or_report(path: Path | None, env: Mapping[str, str], err: TextIO) -> Settings | None:
@@ -309,12 +314,9 @@ def cmd_check_config(
 def cmd_migrate(args: argparse.Namespace, env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
     from storage import SchemaTooNew, StorageError, migrate
 
-    path = args.db
+    path = _database_path(args, env, err)
     if path is None:
-        settings = _settings_or_report(args.config, env, err)
-        if settings is None:
-            return EXIT_FAILED
-        path = settings.database_path
+        return EXIT_FAILED
     try:
         old, new = asyncio.run(migrate(path))
     except (SchemaTooNew, StorageError) as exc:
