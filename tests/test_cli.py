@@ -9,11 +9,13 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.__main__ import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 from bot.settings import Settings
+from tests.support.rest_stub import RestStub
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -375,40 +377,13 @@ def test_run_with_no_route_to_discord_is_one_line_and_exit_1(tmp_path: Path) -> 
                                "the bot again.")
 
 
-class FakeDiscord:
+class FakeDiscord(RestStub):
     """A local HTTP server that answers every request like Discord does a bad token (401),
     and remembers what it was sent."""
 
     def __init__(self) -> None:
-        import http.server
-        import threading
-
-        seen = self.requests = []
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-                seen.append(self.path)
-                body = b'{"message": "401: Unauthorized", "code": 0}'
-                self.send_response(401)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/api/v10"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(lambda method, path, body: (
+            401, {"message": "401: Unauthorized", "code": 0}))
 
 
 @pytest.mark.slow  # runs python -m bot (or a tool) in a process
@@ -427,7 +402,7 @@ def test_a_token_discord_refuses_is_one_message_and_exit_2_and_debug_logs_no_pay
                             prelude=prelude)
     finally:
         fake.close()
-    assert fake.requests == ["/api/v10/users/@me"]  # it did ask "Discord"
+    assert fake.paths() == ["/api/v10/users/@me"]  # it did ask "Discord"
     assert proc.returncode == EXIT_USAGE
     assert "Discord refused the token in DISCORD_TOKEN" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -498,70 +473,39 @@ def test_run_with_a_database_folder_it_cannot_create_is_one_line(
     assert (code, err) == (EXIT_FAILED, "/srv/data: Permission denied\n")
 
 
-class FakeDiscordApi:
+class FakeDiscordApi(RestStub):
     """A local stand-in for Discord's REST API that logs a bot in and takes command syncs;
     it refuses the commands of ``refused_guild`` with 403 Missing Access."""
 
     APP_ID = 1234567890123456789
 
     def __init__(self, refused_guild: int | None = None) -> None:
-        import http.server
-        import json
-        import threading
-
-        seen = self.requests = []
         app_id = self.APP_ID
+        user = {"id": "42", "username": "admiralty", "discriminator": "0", "avatar": None,
+                "bot": True}
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def _answer(self, status: int, body: object) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+        def answer(method: str, path: str, body: Any) -> tuple[int, Any]:
+            if method == "PUT":
+                if refused_guild is not None and f"/guilds/{refused_guild}/" in path:
+                    return 403, {"message": "Missing Access", "code": 50001}
+                return 200, [{**c, "id": str(1000 + i), "application_id": str(app_id),
+                              "version": "1"} for i, c in enumerate(body)]
+            if path.endswith("/users/@me"):
+                return 200, user
+            if path.endswith("/oauth2/applications/@me"):
+                return 200, {"id": str(app_id), "name": "Admiralty", "icon": None,
+                             "description": "", "verify_key": "k", "bot_public": True,
+                             "bot_require_code_grant": False, "owner": user, "flags": 0}
+            return 404, {"message": "Unknown", "code": 0}
 
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-                seen.append(("GET", self.path))
-                user = {"id": "42", "username": "admiralty", "discriminator": "0",
-                        "avatar": None, "bot": True}
-                if self.path.endswith("/users/@me"):
-                    self._answer(200, user)
-                elif self.path.endswith("/oauth2/applications/@me"):
-                    self._answer(200, {"id": str(app_id), "name": "Admiralty", "icon": None,
-                                       "description": "", "verify_key": "k",
-                                       "bot_public": True, "bot_require_code_grant": False,
-                                       "owner": user, "flags": 0})
-                else:
-                    self._answer(404, {"message": "Unknown", "code": 0})
-
-            def do_PUT(self) -> None:  # noqa: N802
-                seen.append(("PUT", self.path))
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                if refused_guild is not None and f"/guilds/{refused_guild}/" in self.path:
-                    self._answer(403, {"message": "Missing Access", "code": 50001})
-                    return
-                self._answer(200, [{**c, "id": str(1000 + i), "application_id": str(app_id),
-                                    "version": "1"} for i, c in enumerate(body)])
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+        super().__init__(answer)
 
     @property
     def prelude(self) -> str:
-        base = f"http://127.0.0.1:{self.server.server_address[1]}/api/v10"
-        return f"import discord.http\ndiscord.http.Route.BASE = {base!r}"
+        return f"import discord.http\ndiscord.http.Route.BASE = {self.base!r}"
 
     def puts(self) -> list[str]:
         return [path for method, path in self.requests if method == "PUT"]
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.mark.slow  # runs python -m bot (or a tool) in a process

@@ -11,6 +11,7 @@ import pytest
 
 from bot.__main__ import EXIT_FAILED, EXIT_OK, main
 from storage import code_version
+from tests.support.rest_stub import RestStub
 
 
 def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, str, str]:
@@ -59,7 +60,7 @@ def test_help_names_both_commands() -> None:
     assert "backup" in buffer.getvalue() and "restore" in buffer.getvalue()
 
 
-class LoginOnlyDiscord:
+class LoginOnlyDiscord(RestStub):
     """A local stand-in for Discord's HTTP API that lets the bot log in (the bot user and its
     application), so a real ``python -m bot`` gets as far as opening its database."""
 
@@ -74,38 +75,10 @@ class LoginOnlyDiscord:
     }
 
     def __init__(self) -> None:
-        import http.server
-        import json
-        import threading
-
-        answers, seen = self.ANSWERS, []
-        self.requests = seen
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-                seen.append(self.path)
-                found = answers.get(self.path)
-                body = json.dumps(found or {"message": "404: Not Found", "code": 0}).encode()
-                self.send_response(200 if found else 404)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/api/v10"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        answers = self.ANSWERS
+        super().__init__(lambda method, path, body: (
+            (200, answers[path]) if path in answers
+            else (404, {"message": "404: Not Found", "code": 0})))
 
 
 @pytest.mark.slow  # runs python -m bot (or a tool) in a process
@@ -137,7 +110,7 @@ def test_the_bot_refuses_to_start_on_a_database_from_a_newer_bot(tmp_path: Path)
         )
     finally:
         fake.close()
-    assert "/api/v10/users/@me" in fake.requests  # it did log in first
+    assert "/api/v10/users/@me" in fake.paths()  # it did log in first
     assert proc.returncode == EXIT_FAILED, proc.stderr
     assert (
         f"Database {db} has schema version {newer}, but this version of the bot only knows "
