@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ from bot.rules.dice import ScriptedDice, SeededDice  # noqa: E402
 from bot.rules.ftcamp import RULESET as FTCAMP  # noqa: E402
 from bot.rules.orbits import RULESET as ORBITS  # noqa: E402
 from bot.rules.orbits.options import OrbitsOptions  # noqa: E402
-from tests.support.demos import Demos  # noqa: E402
+from tests.support.demos import Demos, refusals_made  # noqa: E402
 
 ROOT = HERE.parents[1]
 
@@ -68,23 +69,12 @@ def test_every_rules_error_written_names_a_ruling_that_can_be_shown() -> None:
 
 
 @pytest.fixture
-def raised(monkeypatch: pytest.MonkeyPatch) -> list[UserError]:
+def raised() -> Iterator[list[UserError]]:
     """Every RulesError made while the test runs, caught or not, and every other refusal
     made by the rule sets' own code (bot/rules: a turn out of order, a step that is over)."""
     made: list[UserError] = []
-    original = UserError.__init__
-
-    def record(self: UserError, message: str, *, ruling: str | None = None) -> None:
-        original(self, message, ruling=ruling)
-        frame = sys._getframe(1)
-        while frame is not None and frame.f_code.co_filename.endswith("errors.py"):
-            frame = frame.f_back
-        where = frame.f_code.co_filename if frame is not None else ""
-        if isinstance(self, RulesError) or f"{Path('bot') / 'rules'}" in where:
-            made.append(self)
-
-    monkeypatch.setattr(UserError, "__init__", record)
-    return made
+    with refusals_made(made):
+        yield made
 
 
 def _all_named(made: list[UserError]) -> None:

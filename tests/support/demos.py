@@ -77,7 +77,7 @@ def _key(ruleset: str, seed: int, players: int | None, options: dict[str, str] |
 
 
 @contextmanager
-def _refusals_made(made: list[UserError]) -> Iterator[None]:
+def refusals_made(made: list[UserError]) -> Iterator[None]:
     """Every RulesError made while the demo plays, caught or not, and every other refusal
     made by the rule sets' own code (bot/rules: a turn out of order, a step that is over)."""
     original = UserError.__init__
@@ -138,7 +138,7 @@ class Demos:
             folder = self.root / f"{len(self._played):02d}-{ruleset}-seed{seed}"
             refusals: list[UserError] = []
             events: list[Routed] = []
-            with _refusals_made(refusals), _events_routed(events):
+            with refusals_made(refusals), _events_routed(events):
                 result = await demo.run_demo(ruleset, folder, seed=seed, players=players,
                                              options=options, absent=absent, pace=pace,
                                              record=True)
