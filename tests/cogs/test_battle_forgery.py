@@ -17,8 +17,8 @@ from tests.cogs.simworld import World, texts
 from tests.cogs.test_battle_campaign import SCENARIO, ftcamp_parent
 from tests.cogs.test_battle_commands import refused
 from tests.cogs.test_battle_thread import SeededBot, said, thread_of
-from tests.cogs.test_orbits_discord import act, panel, pass_turn, public_text
-from tests.cogs.test_orbits_war_discord import orbits_parent
+from tests.cogs.test_orbits_discord import act, panel, public_text
+from tests.cogs.test_orbits_war_discord import orbits_battle_waits
 
 
 @pytest.fixture
@@ -76,11 +76,7 @@ async def test_p20_an_orbits_look_alike_area_is_refused(
     world: World, simcord_bot: AdmiraltyBot
 ) -> None:
     w = world
-    await orbits_parent(w, simcord_bot)
-    await pass_turn(w.alice)
-    await w.env.settle()
-    await pass_turn(w.bob)  # the battle at Orbit 1 waits
-    await w.env.settle()
+    await orbits_battle_waits(w, simcord_bot)  # the battle at Orbit 1 waits
     before = texts(w.other_chan)
     # the issue's case: a Greek capital Omicron for the O of "Orbit 1"
     await refused(w.gm, w.chan, "battle start", "Pick one from the list: Orbit 1, turn 1",
@@ -181,11 +177,7 @@ async def test_p22_a_result_the_battles_gm_ended_waits_for_the_gms_own_confirm(
     """P-22: an Orbits battle ended by its thread's GM proposes its result, but no deadline
     default confirms it: the campaign's step waits for the GM."""
     w = world
-    await orbits_parent(w, simcord_bot)
-    await pass_turn(w.alice)
-    await w.env.settle()
-    await pass_turn(w.bob)
-    await w.env.settle()
+    await orbits_battle_waits(w, simcord_bot)  # the battle at Orbit 1 waits
     started = await w.gm.slash(w.chan, "battle start", name="Battle at Orbit 1", parent="1",
                                ref="Orbit 1, turn 1")
     assert not started.ephemeral, said(started)
@@ -219,11 +211,7 @@ async def test_p23_an_undo_past_the_muster_reveal_brings_the_picks_back_locked(
     sides' picks kept, so each side could re-pick knowing the other's. Now the picks come
     back locked, the undo's announcement says so, and only the GM reopens one side's."""
     w = world
-    await orbits_parent(w, simcord_bot)
-    await pass_turn(w.alice)
-    await w.env.settle()
-    await pass_turn(w.bob)
-    await w.env.settle()
+    await orbits_battle_waits(w, simcord_bot)  # the battle at Orbit 1 waits
     await w.gm.slash(w.chan, "battle start", name="Battle at Orbit 1", parent="1",
                      ref="Orbit 1, turn 1")
     thread = thread_of(w)

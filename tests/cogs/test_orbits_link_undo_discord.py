@@ -17,7 +17,7 @@ from tests.cogs.conftest import ROLL_DICE
 from tests.cogs.simworld import World
 from tests.cogs.test_battle_thread import SeededBot, said, thread_of
 from tests.cogs.test_orbits_discord import labels, panel, pass_turn, public_text
-from tests.cogs.test_orbits_war_discord import orbits_parent
+from tests.cogs.test_orbits_war_discord import orbits_battle_waits
 
 
 @pytest.fixture
@@ -45,11 +45,7 @@ async def test_p14_undo_in_the_campaign_keeps_the_battle_its_threads(
     world: World, simcord_bot: AdmiraltyBot
 ) -> None:
     w = world
-    await orbits_parent(w, simcord_bot)
-    await pass_turn(w.alice)
-    await w.env.settle()
-    await pass_turn(w.bob)  # the deployment ends: the battle at Orbit 1
-    await w.env.settle()
+    await orbits_battle_waits(w, simcord_bot)  # the battle at Orbit 1 waits
     started = await w.gm.slash(w.chan, "battle start", name="Battle at Orbit 1", parent="1",
                                ref="Orbit 1, turn 1")
     assert not started.ephemeral, said(started)

@@ -58,15 +58,20 @@ async def orbits_parent(w: World, bot: AdmiraltyBot) -> None:
     await w.env.settle()
 
 
-async def test_od17_to_od20_orbits_battle_from_its_card_to_the_next_turn(
-    world: World, simcord_bot: AdmiraltyBot
-) -> None:
-    w = world
-    await orbits_parent(w, simcord_bot)
+async def orbits_battle_waits(w: World, bot: AdmiraltyBot) -> None:
+    """The Orbits parent of ``orbits_parent`` after both pass: the battle at Orbit 1 waits."""
+    await orbits_parent(w, bot)
     await pass_turn(w.alice)
     await w.env.settle()
     await pass_turn(w.bob)
     await w.env.settle()
+
+
+async def test_od17_to_od20_orbits_battle_from_its_card_to_the_next_turn(
+    world: World, simcord_bot: AdmiraltyBot
+) -> None:
+    w = world
+    await orbits_battle_waits(w, simcord_bot)  # the battle at Orbit 1 waits
     channel = public_text(w.other_chan)
     assert "Battle at Orbit 1" in channel
     # The GM (only) gets the command that opens it in a thread, in a DM.
@@ -168,11 +173,7 @@ async def test_p17_the_gm_opens_the_battle_from_its_card(
     the campaign's GM may use it (the clicker is checked); once opened, the button (like a
     second /battle start) is refused with a link to the thread (P-17)."""
     w = world
-    await orbits_parent(w, simcord_bot)
-    await pass_turn(w.alice)
-    await w.env.settle()
-    await pass_turn(w.bob)
-    await w.env.settle()
+    await orbits_battle_waits(w, simcord_bot)  # the battle at Orbit 1 waits
     card = next(m for m in w.other_chan.history()
                 if any(e.title == "Battle at Orbit 1" for e in m.embeds))
     label = "Open Orbit 1, turn 1 in a thread"
