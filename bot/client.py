@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 COGS = (
     "cogs.panels",
-    "cogs.outbox",
+    "cogs.background_loops",
     "cogs.campaign",
     "cogs.orders",
     "cogs.gm",

@@ -13,6 +13,7 @@ from bot.campaign.models import CampaignStatus, SeatInfo
 from bot.campaign.rulesets import ruleset_info, ruleset_names
 from bot.campaign.settings import brief, is_short
 from bot.errors import InvalidInput, InvalidState, UserError
+from cogs.background_loops import DM_CLOSED_CODE
 from cogs.common import (
     CLOSED_DM_HINT,
     MAX_CONTENT,
@@ -23,7 +24,6 @@ from cogs.common import (
     service_of,
     timestamp,
 )
-from cogs.outbox import DM_CLOSED_CODE
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from discord.ext import commands
 from bot.campaign.models import CampaignInfo, Panel
 from bot.errors import InvalidInput, NotFound
 from bot.rules.base import GM_SEAT
+from cogs.background_loops import DM_CLOSED_CODE
 from cogs.common import clip, reply, service_of
-from cogs.outbox import DM_CLOSED_CODE
 from cogs.panel_view import render
 
 MAX_PANELS = 10  # one message each; more than this means something is wrong upstream

@@ -345,7 +345,7 @@ def _graph(modules: dict[str, Path]) -> dict[str, set[str]]:
 
 
 # The Discord adapter is one unit: the client that builds the cogs and the cogs that type it
-# (cogs/common.py and cogs/outbox.py import AdmiraltyBot under TYPE_CHECKING; bot/client.py
+# (cogs/common.py and cogs/background_loops.py import AdmiraltyBot under TYPE_CHECKING; bot/client.py
 # imports cogs.refusals for its error ladder, issue 17 item 5). Module cycles inside it are
 # still refused by test_no_import_cycles.
 DISCORD_ADAPTER = "discord adapter (cogs, bot.client, bot.__main__)"
@@ -590,7 +590,7 @@ FULL_STATE_READS = {"snapshot", "_load", "_cache", "_mutate", "_in_channel"}
 @pytest.mark.parametrize("name", sorted(m for m in MODULES if _under(m, "cogs")))
 def test_no_cog_reads_the_full_state(name: str) -> None:
     """``snapshot`` (and the service's private loaders) hand out hidden state: cogs use
-    ``seat_view`` and the other viewer-scoped reads of bot/campaign/reads.py."""
+    ``seat_view`` and the other viewer-scoped reads of bot/campaign/ruleset_features.py."""
     tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
     used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     assert used & FULL_STATE_READS == set()
@@ -611,7 +611,7 @@ GETATTR_ALLOWLIST = {
     ("cogs.battle", "cog"): "a cog's command object, by name",
     ("cogs.ftcamp", "interaction.namespace"): "an app command's typed option, by name",
     ("cogs.refusals", "client"): "the bot's optional store of recent rulings",
-    ("cogs.outbox", "destination"): "a Discord channel type without partial messages",
+    ("cogs.background_loops", "destination"): "a Discord channel type without partial messages",
     ("bot.campaign.demo", "state"): "the demo summary's turn count (Orbits and HRFT count "
                                     "turns, FTCamp rounds); not a hook",
 }

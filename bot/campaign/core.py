@@ -258,7 +258,7 @@ class ServiceCore:
         """The committed campaign (row, seats, rule-set state, open requests), for tests.
 
         It holds hidden state, so no cog may use it: cogs read ``seat_view`` and the other
-        viewer-scoped reads of bot/campaign/reads.py."""
+        viewer-scoped reads of bot/campaign/ruleset_features.py."""
         return await self._load(self.db, campaign_id)
 
     async def campaign_in_channel(self, channel_id: int) -> int:

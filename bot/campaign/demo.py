@@ -23,7 +23,7 @@ from typing import Any
 import storage
 from bot.campaign import Actor, CampaignService, OutboxMessage, Panel
 from bot.errors import InvalidInput, UserError
-from bot.rules import embeds, registry
+from bot.rules import embed_limits, registry
 from bot.rules.base import GM_SEAT, Embed, Request, Ruleset, ScriptedPlayer
 from bot.rules.dice import SeededDice
 from bot.rules.words import plural
@@ -307,7 +307,7 @@ class Transcript:
         pictures = dict(files)
         for embed in message.embeds:
             # an embed as a quoted block, its picture inside it, as Discord shows it
-            plain = embeds.as_text(Embed.model_validate({**embed, "image": False}))
+            plain = embed_limits.as_text(Embed.model_validate({**embed, "image": False}))
             quoted = self._readable(plain).split("\n")
             if embed.get("image") in pictures:
                 quoted += ["", self._image(embed["image"], pictures.pop(embed["image"]),

@@ -6,7 +6,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from bot.rules.embeds import chunks  # the one line-boundary splitter
+from bot.rules.embed_limits import chunks  # the one line-boundary splitter
 
 MESSAGE_LIMIT = 2000
 

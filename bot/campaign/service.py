@@ -38,7 +38,7 @@ from bot.campaign.models import (
 )
 from bot.campaign.outbox import Outbox, RetryPolicy
 from bot.campaign.panel_delivery import DEFAULT_PANEL_IDLE_MINUTES
-from bot.campaign.reads import Reads
+from bot.campaign.ruleset_features import RulesetFeatures
 from bot.campaign.scheduler import Scheduler
 from bot.campaign.steps import StepEngine
 from bot.campaign.submissions import Submissions
@@ -107,7 +107,7 @@ class CampaignService:
         self.gm = GmTools(engine, self.war, WarSeats(engine))
         self.absence = Absence(engine)
         self.scheduler = Scheduler(db, clock, wake, engine)
-        self.reads = Reads(engine, self.lifecycle, self.gm, self.submissions)
+        self.features = RulesetFeatures(engine, self.lifecycle, self.gm, self.submissions)
 
     # ------------------------------------------------------------ test seams
 
@@ -376,11 +376,11 @@ class CampaignService:
     async def seat_view(self, actor: Actor, channel_id: int) -> SeatView:
         """The channel's campaign as ``actor`` may see it: the live one, else the latest that
         ended there (``info.status`` says which); NotFound outside one."""
-        return await self.reads.seat_view(actor, channel_id)
+        return await self.features.seat_view(actor, channel_id)
 
     async def seat_view_of(self, actor: Actor, campaign_id: int) -> SeatView:
         """``seat_view`` by campaign id (a DM has no channel of its campaign)."""
-        return await self.reads.seat_view_of(actor, campaign_id)
+        return await self.features.seat_view_of(actor, campaign_id)
 
     async def picture(
         self,
@@ -394,32 +394,32 @@ class CampaignService:
         """A picture of the channel's campaign, checked (refusals come here, before a cog
         defers publicly) but not drawn: ``render`` draws it. ``public`` draws the public view
         (for the channel); otherwise the user's seat view."""
-        return await self.reads.picture(actor, channel_id, name, focus=focus, public=public)
+        return await self.features.picture(actor, channel_id, name, focus=focus, public=public)
 
     async def render(self, picture: ViewPicture) -> bytes:
         """The PNG of a checked picture, drawn in a worker thread (never on the event loop)."""
-        return await self.reads.render(picture)
+        return await self.features.render(picture)
 
     async def texts(self, actor: Actor, channel_id: int, name: str) -> list[str]:
         """Public texts the rule set names (FTCamp ``battles``: the latest battle lists)."""
-        return await self.reads.texts(actor, channel_id, name)
+        return await self.features.texts(actor, channel_id, name)
 
     async def gm_edit(self, actor: Actor, channel_id: int, edit: str, args: dict[str, Any]) -> str:
         """GM: one named edit of the rule set (its optional ``gm_edit(state, edit, args) ->
         (state, summary)``, e.g. FTCamp's add/move/remove a group), applied like
         ``gm_edit_state``: snapshotted for /gm undo, logged for the GM only, the step re-
         opened. Returns the summary."""
-        return await self.reads.gm_edit(actor, channel_id, edit, args)
+        return await self.features.gm_edit(actor, channel_id, edit, args)
 
     async def load_file(self, actor: Actor, channel_id: int, filename: str, data: bytes) -> str:
         """GM, before the start: a rule set's setup file (FTCamp scenario TOML) becomes its
         options; returns what was loaded, for the GM."""
-        return await self.reads.load_file(actor, channel_id, filename, data)
+        return await self.features.load_file(actor, channel_id, filename, data)
 
     async def export_file(self, actor: Actor, channel_id: int) -> tuple[str, bytes, str]:
         """GM: (file name, bytes, note) of the campaign as a setup file (it names every hidden
         force, so only the GM gets it)."""
-        return await self.reads.export_file(actor, channel_id)
+        return await self.features.export_file(actor, channel_id)
 
     async def side_file(
         self, actor: Actor, channel_id: int, side: int | None = None
@@ -427,7 +427,7 @@ class CampaignService:
         """(file name, bytes, note) of one side's ships as the rule set writes them (HRFT: an
         .FTFleet of the survivors), also after the battle has ended. A player gets their own
         side only; the GM any side (``side``, default their own seat)."""
-        return await self.reads.side_file(actor, channel_id, side)
+        return await self.features.side_file(actor, channel_id, side)
 
     async def upload(
         self, actor: Actor, channel_id: int, action_type: str, filename: str, data: bytes
@@ -435,7 +435,7 @@ class CampaignService:
         """An uploaded file as an action of that type (HRFT ``add_file`` for the user's seat,
         ``add_design`` for the GM): read off the loop (InvalidInput says what is wrong), then
         submitted. Returns the names the file holds."""
-        return await self.reads.upload(actor, channel_id, action_type, filename, data)
+        return await self.features.upload(actor, channel_id, action_type, filename, data)
 
     # ------------------------------------------------------------ time (the scheduler)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.campaign import embeds, messages
+from bot.campaign import embed_messages, messages
 from bot.campaign.battle_child import linked_by_rules, war_title
 from bot.campaign.core import Clock, Ctx, Effects, ServiceCore, step_keys, utcnow
 from bot.campaign.deadline_drafts import take_drafts
@@ -620,7 +620,7 @@ class StepEngine(ServiceCore):
         rest = [p for p in item.pictures if p is not inside]
         out = [NewMessage(ctx.row.id, "channel", "", channel_id=ctx.row.channel_id,
                           pictures=pictures, embeds=stored)
-               for stored, pictures in embeds.messages([(item.embed, inside)])]
+               for stored, pictures in embed_messages.messages([(item.embed, inside)])]
         if out and rest:
             out[0].pictures = [*rest[: 10 - len(out[0].pictures)], *out[0].pictures]
         return out

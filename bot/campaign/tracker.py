@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.campaign import messages
-from bot.rules import embeds as limits
+from bot.rules import embed_limits as limits
 from storage.outbox import Picture
 
 # the log lines' share of Discord's 2000 (the rest is for the name, who is owed and acted,

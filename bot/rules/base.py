@@ -77,7 +77,7 @@ class EmbedField(BaseModel):
 class Embed(BaseModel):
     """A structured form of an event's result for the channel (a Discord embed). The event's
     ``text`` stays the plain form (event log, GM log, transcripts). Discord's limits are kept
-    by ``bot.rules.embeds`` when the message is built, so a rule set need not count."""
+    by ``bot.rules.embed_limits`` when the message is built, so a rule set need not count."""
 
     title: str = ""
     description: str = ""

@@ -100,7 +100,7 @@ class RulesetBase(ABC):
         the requests' step names, each step with a tracker of its own."""
         return default_step_name(pending)
 
-    # --- the service's viewer-scoped reads (bot/campaign/reads.py) --------------------------
+    # --- viewer-scoped reads (bot/campaign/ruleset_features.py) ------------------------------
 
     def gm_view(self, state: Any) -> dict[str, Any] | None:
         """What the GM sees. Default None: the GM sees their seat's view (the public one

@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 
 from bot.campaign import Actor, CampaignInfo, CampaignService
-from bot.rules import embeds
+from bot.rules import embed_limits as embeds
 from bot.rules.base import Embed, Ruleset
 from storage import Database, open_database
 from storage import outbox as outbox_repo

@@ -57,7 +57,7 @@ def test_every_command_and_option_has_a_description() -> None:
     async def load() -> list[dict[str, object]]:
         bot = new_bot("unused.db")
         for name in COGS:
-            if name != "cogs.outbox":  # background loops only; no commands
+            if name != "cogs.background_loops":  # background loops only; no commands
                 await bot.load_extension(name)
         return [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
 

@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from bot.campaign import Actor
-from cogs.outbox import EXTRA_COPY
+from cogs.background_loops import EXTRA_COPY
 from storage import outbox as outbox_repo
 from tests.cogs.conftest import new_bot
 from tests.cogs.discord_nonce import honour_nonces

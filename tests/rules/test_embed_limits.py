@@ -1,10 +1,10 @@
-"""Discord's embed limits kept in code (bot.rules.embeds) and the channel messages built
-from result embeds (bot.campaign.embeds)."""
+"""Discord's embed limits kept in code (bot.rules.embed_limits) and the channel messages built
+from result embeds (bot.campaign.embed_messages)."""
 
 from __future__ import annotations
 
-from bot.campaign import embeds as channel
-from bot.rules import embeds as limits
+from bot.campaign import embed_messages as channel
+from bot.rules import embed_limits as limits
 from bot.rules.base import Embed
 from storage.outbox import Picture
 

@@ -1,4 +1,4 @@
-"""FTCamp's optional Ruleset hooks for the service's viewer-scoped reads (bot/campaign/reads.py).
+"""FTCamp's optional Ruleset hooks for the viewer-scoped reads (bot/campaign/ruleset_features.py).
 
 The /ftcamp cog never holds the state: what it shows (the GM's view, pictures, battle lists,
 scenario files) and the GM's edits are computed here, from the full state, for one viewer.

@@ -33,8 +33,8 @@ from bot.rules.ftcamp import (
     steps,
     war,
 )
-from bot.rules.ftcamp import embeds as shown
 from bot.rules.ftcamp import geometry as geo
+from bot.rules.ftcamp import result_embeds as shown
 from bot.rules.ftcamp.copying import replace_group, working_copy
 from bot.rules.ftcamp.demo import demo_scenario
 from bot.rules.ftcamp.model import Choice, HexRun, State

@@ -13,7 +13,7 @@ from typing import Any
 from bot.errors import RulesError
 from bot.rules.base import Audience, Dice, Event, ImageRef
 from bot.rules.hrft import directions, maneuvers, overload, repair, vtif
-from bot.rules.hrft import embeds as shown
+from bot.rules.hrft import result_embeds as shown
 from bot.rules.hrft.arcs import check_arc
 from bot.rules.hrft.damage import AttackReport, apply_attack
 from bot.rules.hrft.model import Ship, System

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.errors import RulesError
 from bot.rules.base import BY_DEFAULT, ActionSpec, Audience, Event, InputField, Option, Request
-from bot.rules.hrft import embeds as shown
+from bot.rules.hrft import result_embeds as shown
 from bot.rules.hrft import screens
 from bot.rules.hrft.maneuvers import redline_bonus, thrust_limit
 from bot.rules.hrft.model import Ship

@@ -25,7 +25,7 @@ from bot.rules.base import (
     StepName,
 )
 from bot.rules.hrft import combat, fm_keep, gm, maneuvers, muster, orders, requests, result
-from bot.rules.hrft import embeds as shown
+from bot.rules.hrft import result_embeds as shown
 from bot.rules.hrft import view as views
 from bot.rules.hrft.export import fleet_file
 from bot.rules.hrft.imports import Imported, catalog_from_file, read_file

@@ -22,7 +22,7 @@ from typing import Any
 from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Event, InputField, Option, Request
 from bot.rules.orbits import cards as C
-from bot.rules.orbits import embeds as shown
+from bot.rules.orbits import result_embeds as shown
 from bot.rules.orbits.battle import battle_force, check_discard, propose_discard
 from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.flow import next_turn

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.rules.base import Embed, Event, ImageRef, Seat
 from bot.rules.orbits import cards as C
-from bot.rules.orbits import embeds as shown
+from bot.rules.orbits import result_embeds as shown
 from bot.rules.orbits.events import plural, public, to_seat
 from bot.rules.orbits.geometry import home
 from bot.rules.orbits.options import OrbitsOptions

@@ -18,7 +18,7 @@ from bot.errors import InvalidInput, InvalidState, RulesError
 from bot.rules.base import BY_DEFAULT, GM_SEAT, ActionSpec, Event, Request
 from bot.rules.orbits import battles as B
 from bot.rules.orbits import cards as C
-from bot.rules.orbits import embeds as shown_embeds
+from bot.rules.orbits import result_embeds as shown_embeds
 from bot.rules.orbits.battle import battle_force
 from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.forces import MAX_CLASS, budget_of, budget_problem

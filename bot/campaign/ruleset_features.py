@@ -1,4 +1,4 @@
-"""Viewer-scoped reads for the rule-set cogs: what one user may see, pictures, files, GM edits.
+"""What a rule set adds to the service: viewer-scoped reads, pictures, files and GM edits.
 
 The cogs never hold a campaign's full state (DESIGN.md "The service layer"): every read here
 returns what that user may see (``SeatView``), and everything that needs the whole state
@@ -35,7 +35,7 @@ def text_of(filename: str, data: bytes) -> str:
                            "UTF-8.") from exc
 
 
-class Reads:
+class RulesetFeatures:
     """What one user may see, pictures, files and the GM's edits, through ``engine``; a
     setup file becomes settings (``lifecycle``), an upload an action of the GM (``gm``) or
     of the seat (``submissions``)."""

@@ -347,7 +347,7 @@ def allowed_mentions(row: OutboxMessage) -> discord.AllowedMentions:
 
 
 def to_discord(stored: dict[str, Any]) -> discord.Embed:
-    """A stored embed (already within Discord's limits, bot.rules.embeds) as a discord.Embed;
+    """A stored embed (already within Discord's limits, bot.rules.embed_limits) as a discord.Embed;
     its picture is the message's file of that name."""
     embed = discord.Embed(title=stored.get("title") or None,
                           description=stored.get("description") or None,

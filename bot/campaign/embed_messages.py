@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot.rules import embeds as limits
+from bot.rules import embed_limits as limits
 from bot.rules.base import Embed
 from storage.outbox import Picture
 
