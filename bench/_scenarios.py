@@ -32,6 +32,7 @@ from bot.rules import registry as rules_registry
 from bot.rules.base import GM_SEAT, Outcome
 from bot.rules.dice import SeededDice
 from storage import open_database
+from storage.status import Status
 
 SEED = 1
 # Every built-in picture: render.py draws each, the stub stands in for each while driving.
@@ -162,9 +163,9 @@ async def _play_until(service: CampaignService, runner: DemoRunner, ruleset: Any
     for _ in range(max_steps):
         await dispatch(service, draw=draw)
         ctx = await service.snapshot(cid)
-        if ctx.row.status == "ended" and target is None:
+        if ctx.row.status == Status.ENDED and target is None:
             return _point(ctx, [], None)
-        if ctx.row.status == "ended":
+        if ctx.row.status == Status.ENDED:
             raise RuntimeError(f"the {ruleset.name} game ended before the bench's target step")
         panels = await _open_panels(service, runner)
         if not panels:

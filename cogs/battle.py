@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.campaign.models import Status
 from bot.campaign.steps import war_title
 from bot.errors import InvalidInput, InvalidState, UserError
 from cogs.battle_open import OpenBattleButton
@@ -190,7 +191,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                                                             interaction.guild.id)
         typed = current.strip().lower()
         return [app_commands.Choice(name=clip(f"{c.name} ({c.ruleset}, id {c.id}"
-                                              + (", finished)" if c.status == "ended" else ")"),
+                                              + (", finished)" if c.status == Status.ENDED
+                                                 else ")"),
                                               100),
                                     value=str(c.id))
                 for c in mine if typed in c.name.lower() or typed == str(c.id)][:25]

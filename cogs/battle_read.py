@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.campaign.models import ActionSpec, Actor, SeatView
+from bot.campaign.models import ActionSpec, Actor, SeatView, Status
 from bot.errors import InvalidInput, InvalidState, NotFound
 
 if TYPE_CHECKING:
@@ -71,16 +71,16 @@ async def load_battle(service: CampaignService, channel_id: int, actor: Actor) -
 
 
 def require_started(battle: Battle) -> None:
-    if battle.status == "setup":
+    if battle.status == Status.SETUP:
         raise InvalidState("The battle has not begun: players join (`/battle join`), then "
                            "the GM runs `/battle begin`.")
-    if battle.status == "ended":
+    if battle.status == Status.ENDED:
         raise InvalidState("This battle is over.")
 
 
 def require_begun(battle: Battle) -> None:
     """For reads (sheets, ship details): a battle that is over still shows its ships."""
-    if battle.status == "setup":
+    if battle.status == Status.SETUP:
         require_started(battle)
 
 

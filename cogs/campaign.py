@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.campaign.models import CampaignStatus, SeatInfo
+from bot.campaign.models import CampaignStatus, SeatInfo, Status
 from bot.campaign.rulesets import ruleset_info, ruleset_names
 from bot.campaign.settings import brief, is_short
 from bot.errors import InvalidInput, InvalidState, UserError
@@ -224,7 +224,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
 
 def render_status(status: CampaignStatus) -> str:
     """A CampaignStatus as a short text (the viewer's own view when seated)."""
-    if status.status == "ended":
+    if status.status == Status.ENDED:
         lines = [f"**{status.name}** ({status.ruleset}): finished. "
                  + (status.end_reason or "The campaign is over."),
                  "A new campaign can start in this channel with /campaign create."]

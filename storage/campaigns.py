@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from storage.db import Row, Tx
+from storage.status import Status
 
 
 class Reader(Protocol):
@@ -29,7 +30,7 @@ class CampaignRow:
     ruleset: str
     name: str
     gm_user_id: int
-    status: str
+    status: Status
     options: dict[str, Any]
     settings: dict[str, Any]
     state: dict[str, Any] | None
@@ -53,7 +54,7 @@ class CampaignRow:
             ruleset=row["ruleset"],
             name=row["name"],
             gm_user_id=row["gm_user_id"],
-            status=row["status"],
+            status=Status(row["status"]),
             options=json.loads(row["options"]),
             settings=json.loads(row["settings"]),
             state=json.loads(row["state"]) if row["state"] is not None else None,

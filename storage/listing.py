@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from storage.campaigns import Reader
 from storage.players import PlayerRow
+from storage.status import Status
 
 # standard SQL (a LEFT JOIN), so it runs unchanged on PostgreSQL
 _SELECT = (
@@ -27,7 +28,7 @@ class CampaignHead:
     ruleset: str
     name: str
     gm_user_id: int
-    status: str
+    status: Status
     step_no: int
     parent_id: int | None
     parent_ref: str | None
@@ -44,7 +45,7 @@ async def _heads(db: Reader, where: str, params: tuple[object, ...]) -> list[Cam
             head = heads[r["id"]] = CampaignHead(
                 id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"],
                 ruleset=r["ruleset"], name=r["name"], gm_user_id=r["gm_user_id"],
-                status=r["status"], step_no=r["step_no"], parent_id=r["parent_id"],
+                status=Status(r["status"]), step_no=r["step_no"], parent_id=r["parent_id"],
                 parent_ref=r["parent_ref"], end_reason=r["end_reason"],
             )
         if r["seat"] is not None:  # NULL: a campaign nobody has joined yet

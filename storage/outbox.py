@@ -15,6 +15,7 @@ from typing import Any
 
 from storage.campaigns import Reader
 from storage.db import Tx
+from storage.status import OutboxStatus
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class OutboxRow:
     content: str
     pictures: list[Picture]
     panel: tuple[int, int, int] | None
-    status: str
+    status: OutboxStatus
     attempts: int
     next_attempt_at: float
     discord_message_id: int | None
@@ -207,7 +208,8 @@ async def _load(db: Reader, where: str, params: tuple[object, ...]) -> list[Outb
                 if r["panel_campaign_id"] is not None
                 else None
             ),
-            status=r["status"], attempts=r["attempts"], next_attempt_at=r["next_attempt_at"],
+            status=OutboxStatus(r["status"]), attempts=r["attempts"],
+            next_attempt_at=r["next_attempt_at"],
             discord_message_id=r["discord_message_id"], last_error=r["last_error"],
             notice=bool(r["notice"]), edit_of=r["edit_of"],
             target_message_id=r["target_message_id"],

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from storage.campaigns import Reader
 from storage.db import Tx
+from storage.status import OutboxStatus
 
 
 @dataclass(frozen=True)
@@ -94,11 +95,11 @@ async def latest_dm(db: Reader, user_id: int, outbox_id: int) -> bool:
     return row is None
 
 
-async def post_state(db: Reader, outbox_id: int) -> tuple[str, int | None] | None:
+async def post_state(db: Reader, outbox_id: int) -> tuple[OutboxStatus, int | None] | None:
     """The first post's status and Discord id (None: no such row)."""
     row = await db.fetchone("SELECT status, discord_message_id FROM outbox WHERE id = ?",
                             (outbox_id,))
-    return (row[0], row[1]) if row is not None else None
+    return (OutboxStatus(row[0]), row[1]) if row is not None else None
 
 
 async def rewritten(db: Reader, user_id: int, message_id: int, step_no: int) -> bool:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from storage.campaigns import Reader
 from storage.db import Tx
+from storage.status import DeadlineStatus
 
 HOUR = 3600.0
 
@@ -16,7 +17,7 @@ class DeadlineRow:
     step_no: int
     due_at: float | None
     remaining: float | None
-    status: str
+    status: DeadlineStatus
 
 
 async def get(db: Reader, campaign_id: int, step_no: int) -> DeadlineRow | None:
@@ -27,7 +28,7 @@ async def get(db: Reader, campaign_id: int, step_no: int) -> DeadlineRow | None:
         return None
     return DeadlineRow(
         campaign_id=row["campaign_id"], step_no=row["step_no"], due_at=row["due_at"],
-        remaining=row["remaining"], status=row["status"],
+        remaining=row["remaining"], status=DeadlineStatus(row["status"]),
     )
 
 

@@ -14,6 +14,7 @@ from bot.errors import PermissionDenied
 from bot.rules.base import step_name
 from storage import missed, panels, timers
 from storage.db import Tx
+from storage.status import LIVE, DeadlineStatus, Status
 
 
 class Absence:
@@ -61,7 +62,7 @@ class Absence:
                     again: bool = True) -> bool:
         """Ends the seat's away state (False: it was not away, nothing changed): said in the
         channel, and (``again``) its open panel given again without the away line."""
-        if ctx.row.status not in ("running", "paused") or seat not in await missed.away_seats(
+        if ctx.row.status not in LIVE or seat not in await missed.away_seats(
                 tx, ctx.row.id):
             return False
         await missed.clear(tx, ctx.row.id, [seat])
@@ -69,9 +70,10 @@ class Absence:
         mail = Mail()
         mail.line(back_text(ctx.name(seat)))  # in the step's tracker
         reqs = ctx.requests_of(seat)[:1]
-        if again and reqs and ctx.row.status == "running":
+        if again and reqs and ctx.row.status == Status.RUNNING:
             dl = await timers.get(tx, ctx.row.id, ctx.row.step_no)
-            due = self.engine._at(dl.due_at) if dl is not None and dl.status == "open" else None
+            due = (self.engine._at(dl.due_at)
+                   if dl is not None and dl.status == DeadlineStatus.OPEN else None)
             name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
             mail.panel(seat, messages.panel_line(ctx.row.name, name, reqs[0].prompt, due))
         await self.engine._flush(tx, ctx, fx, mail)

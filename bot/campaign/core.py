@@ -30,6 +30,7 @@ from storage.events import EventRow
 from storage.listing import CampaignHead
 from storage.outbox import NewMessage
 from storage.players import PlayerRow
+from storage.status import LIVE, Status
 
 T = TypeVar("T")
 DEFAULT_UNDO_DEPTH = 10  # config [service] undo_depth; migration 002 keeps as many
@@ -165,7 +166,7 @@ class ServiceCore:
             ruleset = registry.get(row.ruleset)
             state = (ruleset.state_model.model_validate(row.state)
                      if row.state is not None else None)
-            live = state is not None and row.status in ("running", "paused")
+            live = state is not None and row.status in LIVE
             pending = ruleset.pending(state) if live else []
         except (UserError, ValueError, TypeError, KeyError, AttributeError) as exc:
             raise self._broken(row, exc) from exc  # (pydantic's ValidationError included)
@@ -293,7 +294,7 @@ class ServiceCore:
         campaign_id = await self._id_in_channel(channel_id)
 
         async def checked(tx: Tx, ctx: Ctx, fx: Effects) -> T:
-            if ctx.row.status == "ended":
+            if ctx.row.status == Status.ENDED:
                 raise InvalidState("This campaign has ended.")
             return await fn(tx, ctx, fx)
 
@@ -306,9 +307,9 @@ class ServiceCore:
 
     @staticmethod
     def _require_live(ctx: Ctx) -> None:
-        if ctx.row.status == "setup":
+        if ctx.row.status == Status.SETUP:
             raise InvalidState("The campaign has not started yet (the GM starts it).")
-        if ctx.row.status == "ended":
+        if ctx.row.status == Status.ENDED:
             raise InvalidState("This campaign has ended.")
 
     def _dice(self, ctx: Ctx, stream: str) -> Dice:

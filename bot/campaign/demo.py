@@ -31,6 +31,7 @@ from storage import campaigns as campaign_rows
 from storage import missed
 from storage.campaigns import CampaignRow
 from storage.db import Database
+from storage.status import Status
 
 GUILD_ID = 1
 CHANNEL_ID = 100
@@ -506,7 +507,7 @@ class DemoRunner:
         child.players = [a for a in self.players if a.user_id in users]
         for _ in range(max_steps):
             await child.drain(transcript)
-            if (await child.row()).status == "ended":
+            if (await child.row()).status == Status.ENDED:
                 return True
             found = await child.open_panel()
             if found is not None:
@@ -654,7 +655,7 @@ async def _play_to_the_end(
     await runner.setup(seats, options)
     for _ in range(max_steps):
         await runner.drain(transcript)
-        if (await runner.row()).status == "ended":
+        if (await runner.row()).status == Status.ENDED:
             return
         if await runner.fight_battle(transcript, max_steps):
             continue
@@ -681,7 +682,7 @@ async def _finish(runner: DemoRunner, result: DemoResult, clock: VirtualClock) -
     if not runner.campaign_id:
         return
     row = await runner.row()
-    result.finished = row.status == "ended"
+    result.finished = row.status == Status.ENDED
     away = await missed.away_seats(runner.db, row.id)
     result.away = [result.players[s - 1] for s in sorted(away) if 0 < s <= len(result.players)]
     if row.state is not None:

@@ -20,6 +20,7 @@ from bot.rules.base import GM_SEAT, Audience, Event, Outcome, Request
 from storage import events as event_log
 from storage import missed, players, timers, turns
 from storage.db import Tx
+from storage.status import DeadlineStatus, Status
 
 HOUR = 3600.0
 MAX_EXTEND_HOURS = 24 * 60
@@ -53,12 +54,13 @@ class GmTools:
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
             self._gm_live(ctx, actor)
-            if ctx.row.status == "paused":
+            if ctx.row.status == Status.PAUSED:
                 raise InvalidState("The campaign is paused; resume it first (/gm resume).")
             if not ctx.pending:
                 raise InvalidState("No step is open.")
             dl = await timers.get(tx, ctx.row.id, ctx.row.step_no)
-            base = dl.due_at if dl is not None and dl.status == "open" and dl.due_at else None
+            base = (dl.due_at if dl is not None and dl.status == DeadlineStatus.OPEN and dl.due_at
+                    else None)
             due = (base if base is not None else fx.now) + hours * HOUR
             if due <= fx.now:
                 raise InvalidInput("That would put the deadline in the past.")
@@ -76,10 +78,10 @@ class GmTools:
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
             self._gm_live(ctx, actor)
-            if ctx.row.status == "paused":
+            if ctx.row.status == Status.PAUSED:
                 raise InvalidState("The campaign is already paused.")
             await timers.pause(tx, ctx.row.id, fx.now)
-            ctx.row.status, fx.save, fx.wake = "paused", "row", True
+            ctx.row.status, fx.save, fx.wake = Status.PAUSED, "row", True
             fx.channel(ctx, "The GM paused the campaign; the deadline clock is stopped.")
 
         await self.engine._in_channel(channel_id, run)
@@ -89,12 +91,12 @@ class GmTools:
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
             self._gm_live(ctx, actor)
-            if ctx.row.status != "paused":
+            if ctx.row.status != Status.PAUSED:
                 raise InvalidState("The campaign is not paused.")
-            ctx.row.status, fx.save, fx.wake = "running", "row", True
+            ctx.row.status, fx.save, fx.wake = Status.RUNNING, "row", True
             dl = await timers.get(tx, ctx.row.id, ctx.row.step_no)
             note = ""
-            if dl is not None and dl.status == "open" and dl.remaining is not None:
+            if dl is not None and dl.status == DeadlineStatus.OPEN and dl.remaining is not None:
                 due = fx.now + dl.remaining
                 await timers.move(tx, ctx.row.id, ctx.row.step_no, due,
                                   timing(ctx.row.settings)["reminders"], fx.now)
@@ -108,7 +110,7 @@ class GmTools:
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
             self._gm_live(ctx, actor)
-            if ctx.row.status == "paused":
+            if ctx.row.status == Status.PAUSED:
                 raise InvalidState("The campaign is paused; resume it first (/gm resume).")
             if not ctx.pending:
                 raise InvalidState("No step is open.")
@@ -143,7 +145,7 @@ class GmTools:
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
             self._gm_live(ctx, actor)
-            if ctx.row.status == "paused":
+            if ctx.row.status == Status.PAUSED:
                 raise InvalidState("The campaign is paused; resume it first (/gm resume).")
             specs = ctx.ruleset.gm_actions(ctx.state)
             if not specs:
@@ -201,7 +203,7 @@ class GmTools:
                     ctx, order_locks.LOCKED, locked, fx.now,
                     f"Orders back in after the undo, locked: {who}."))
             dl = await timers.get(tx, row.id, row.step_no)
-            open_dl = dl is not None and dl.status == "open"
+            open_dl = dl is not None and dl.status == DeadlineStatus.OPEN
             deadline = self.engine._at(dl.due_at) if dl is not None and open_dl else None
             text = undo_text(ctx, undone, deadline, again, locked)
             mail = Mail(public=[text])
@@ -273,7 +275,7 @@ class GmTools:
             p = ctx.seat_of(user_id)
             if p is None:
                 raise NotFound("That member holds no seat in this campaign.")
-            if ctx.row.status == "setup":
+            if ctx.row.status == Status.SETUP:
                 await players.remove(tx, ctx.row.id, p.seat)
                 fx.channel(ctx, f"The GM removed {p.name} from **{ctx.row.name}**.")
             else:

@@ -14,6 +14,7 @@ from bot.rules import registry
 from bot.rules.base import Seat
 from storage import campaigns, listing, missed, players, timers
 from storage.db import Tx
+from storage.status import LIVE, DeadlineStatus, Status
 
 MAX_NAME = 80
 GM_ENDED = "ended by the GM"  # the /campaign end default reason
@@ -61,7 +62,7 @@ class Lifecycle:
         """Takes the lowest free seat; refuses twice, after the start, and when full."""
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> SeatInfo:
-            if ctx.row.status != "setup":
+            if ctx.row.status != Status.SETUP:
                 raise InvalidState("The campaign has already started; ask the GM for a seat.")
             if ctx.seat_of(actor.user_id) is not None:
                 raise InvalidState(f"You already hold seat {ctx.seat_of(actor.user_id).seat}.")
@@ -83,7 +84,7 @@ class Lifecycle:
             mine = ctx.seat_of(actor.user_id)
             if mine is None:
                 raise NotFound("You hold no seat in this campaign.")
-            if ctx.row.status != "setup":
+            if ctx.row.status != Status.SETUP:
                 raise InvalidState("You can only leave before the start; ask the GM to replace "
                                    "you (/gm replace) or free the seat (/gm kick).")
             await players.remove(tx, ctx.row.id, mine.seat)
@@ -97,7 +98,7 @@ class Lifecycle:
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> CampaignInfo:
             self.engine._require_gm(ctx, actor)
-            if ctx.row.status != "setup":
+            if ctx.row.status != Status.SETUP:
                 raise InvalidState("The campaign has already started.")
             rules = ctx.ruleset
             count = len(ctx.players)
@@ -112,7 +113,7 @@ class Lifecycle:
             outcome = rules.start(
                 options_model(rules, ctx.row.options), seats, self.engine._dice(ctx, "start")
             )
-            ctx.row.status = "running"
+            ctx.row.status = Status.RUNNING
             mail = Mail()  # the first line of the first step's tracker
             mail.line(f"**{ctx.row.name}** begins ({rules.title}).")
             await self.engine._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
@@ -132,7 +133,7 @@ class Lifecycle:
                 self.engine._require_gm(ctx, actor)
                 new_settings, new_options = apply_changes(
                     ctx.ruleset, ctx.row.settings, ctx.row.options, changes,
-                    started=ctx.row.status != "setup",
+                    started=ctx.row.status != Status.SETUP,
                 )
                 ctx.row.settings, ctx.row.options = new_settings, new_options
                 fx.save = "row"
@@ -170,16 +171,16 @@ class Lifecycle:
             text = rules.status(ctx.state, mine.seat if mine else None)
             pending = list(dict.fromkeys(ctx.name(r.seat) for r in ctx.owing()))
             dl = await timers.get(self.engine.db, row.id, row.step_no)
-            if dl is not None and dl.status == "open":
+            if dl is not None and dl.status == DeadlineStatus.OPEN:
                 deadline = self.engine._at(dl.due_at if dl.due_at is not None
                                     else self.engine._now() + (dl.remaining or 0))
         return CampaignStatus(
             id=row.id, name=row.name, ruleset=row.ruleset, status=row.status,
-            paused=row.status == "paused", step_no=row.step_no, text=text, pending=pending,
+            paused=row.status == Status.PAUSED, step_no=row.step_no, text=text, pending=pending,
             deadline=deadline, seats=[seat_info(p) for p in seats],
-            end_reason=row.end_reason if row.status == "ended" else None,
+            end_reason=row.end_reason if row.status == Status.ENDED else None,
             away=[ctx.name(s) for s in sorted(await missed.away_seats(self.engine.db, row.id))]
-            if row.status in ("running", "paused") else [],
+            if row.status in LIVE else [],
         )
 
     async def list_campaigns(self, guild_id: int, *, finished: bool = False

@@ -15,6 +15,7 @@ from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied, U
 from storage import campaigns, listing
 from storage.campaigns import CampaignRow, Reader
 from storage.db import Database
+from storage.status import Status
 
 Load = Callable[[Reader, int], Awaitable[Ctx]]  # the service's loader of one campaign
 
@@ -141,11 +142,11 @@ class Links:
         if not ctx.ruleset.takes_battle_results:
             raise InvalidInput(f"**{ctx.row.name}** has no battles to fight in a thread. "
                                "Start the battle without a parent campaign.")
-        if ctx.state is None or ctx.row.status == "setup":
+        if ctx.state is None or ctx.row.status == Status.SETUP:
             raise InvalidState(f"**{ctx.row.name}** has not started yet, so none of its "
                                "battles waits to be fought. Open the battle from its battle "
                                "list once the campaign lists it.")
-        if ctx.row.status == "ended":
+        if ctx.row.status == Status.ENDED:
             raise InvalidState(f"**{ctx.row.name}** is over: no battle of it waits to be "
                                "fought.")
         if ref.strip():

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from bot.rules.base import ActionSpec, Request
 from storage.outbox import Picture
+from storage.status import Status
 
 CUSTOM_ID_PREFIX = "adm"
 
@@ -41,7 +42,7 @@ class CampaignInfo:
     ruleset: str
     name: str
     gm_user_id: int
-    status: str  # setup | running | paused | ended
+    status: Status
     step_no: int
     seats: list[SeatInfo] = field(default_factory=list)
     parent_id: int | None = None
@@ -105,7 +106,7 @@ class CampaignStatus:
     id: int
     name: str
     ruleset: str
-    status: str
+    status: Status
     paused: bool
     step_no: int
     text: str  # ruleset.status(state, viewer seat or None)
@@ -170,7 +171,7 @@ class SeatView:
 
     @property
     def started(self) -> bool:
-        return self.info.status != "setup"
+        return self.info.status != Status.SETUP
 
     def spec(self, action_type: str) -> ActionSpec | None:
         """The user's offered action of that type, if a request offers it now."""

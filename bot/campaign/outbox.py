@@ -21,6 +21,7 @@ from storage import campaigns, players
 from storage import outbox as repo
 from storage.db import Database, Tx
 from storage.outbox import NewMessage, OutboxRow
+from storage.status import OutboxStatus
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,7 @@ class Outbox:
         now = self._now()
         async with self.db.transaction() as tx:
             row = await repo.get(tx, outbox_id)
-            if row is None or row.status != "pending":
+            if row is None or row.status != OutboxStatus.PENDING:
                 return None
             failures = row.attempts + 1
             if failures < self.policy.max_attempts:

@@ -29,6 +29,7 @@ from storage import missed, panels
 from storage import outbox as outbox_repo
 from storage.db import Database, Tx
 from storage.outbox import NewMessage, Picture
+from storage.status import OutboxStatus
 
 DEFAULT_PANEL_IDLE_MINUTES = 10.0
 MAX_PANEL_IDLE_MINUTES = 1440.0  # P-12: a day; 0 = every panel is a new DM
@@ -144,9 +145,9 @@ class PanelDelivery:
         if rec is None or rec.outbox_id is None or rec.user_id != user_id:
             return None
         state = await panels.post_state(tx, rec.outbox_id)
-        if state is None or state[0] == "failed":
+        if state is None or state[0] == OutboxStatus.FAILED:
             return None
-        return rec.outbox_id, state[0] == "pending", rec.active_at, rec.unanswered
+        return rec.outbox_id, state[0] == OutboxStatus.PENDING, rec.active_at, rec.unanswered
 
     async def remind_seat(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int,
                            text: str, step_no: int) -> None:

@@ -24,6 +24,7 @@ from bot.render import registry as render_registry
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome
 from bot.rules.words import plural
 from storage.db import Tx
+from storage.status import Status
 
 
 def text_of(filename: str, data: bytes) -> str:
@@ -72,7 +73,7 @@ class RulesetFeatures:
         else:
             view = rules.view(state, seat)
         asked = ({seat} if seat is not None else set()) | ({GM_SEAT} if is_gm else set())
-        live = state is not None and ctx.row.status == "running"
+        live = state is not None and ctx.row.status == Status.RUNNING
         return SeatView(
             info=campaign_info(ctx.row, ctx.players), seat=seat, is_gm=is_gm, view=view,
             requests=[r for r in ctx.pending if r.seat in asked],
@@ -137,7 +138,7 @@ class RulesetFeatures:
         self.engine._require_gm(ctx, actor)
         if not ctx.ruleset.reads_setup_file:
             raise InvalidState(f"{ctx.ruleset.title} takes no setup file.")
-        if ctx.row.status != "setup":
+        if ctx.row.status != Status.SETUP:
             raise InvalidState("The campaign has started; a scenario can only be loaded "
                                "before /campaign start.")
         changes, summary, need = await asyncio.to_thread(ctx.ruleset.load_file, filename,
@@ -184,7 +185,7 @@ class RulesetFeatures:
         chosen = side if side is not None else own
         assert chosen is not None
         filename, text, note = await asyncio.to_thread(ctx.ruleset.side_file, ctx.state, chosen,
-                                                       ctx.row.name, ctx.row.status == "ended",
+                                                       ctx.row.name, ctx.row.status == Status.ENDED,
                                                        self.engine.clock())  # no clock in rules
         return filename, text.encode("utf-8"), note
 

@@ -25,6 +25,7 @@ from storage import outbox as outbox_repo
 from storage.db import Database, Tx
 from storage.health import StorageError
 from storage.outbox import NewMessage
+from storage.status import Status
 
 Intent = Callable[[Tx, Ctx, Effects], Awaitable[int]]
 # ("deadline", campaign, step), ("reminder", campaign, step, offset), ("digest", campaign, 0)
@@ -170,14 +171,14 @@ class Scheduler:
     async def _still_due(tx: Tx, ctx: Ctx, fx: Effects) -> None:
         """A due timer of a campaign that is not running: frozen (paused) or closed (over),
         so it is not due again at once; left due, the scheduler would wake for it forever."""
-        if ctx.row.status == "paused":
+        if ctx.row.status == Status.PAUSED:
             await timers.pause(tx, ctx.row.id, fx.now)
-        elif ctx.row.status != "running":
+        elif ctx.row.status != Status.RUNNING:
             await timers.close_open(tx, ctx.row.id)
 
     def _reminder(self, step_no: int, offset: float) -> Intent:
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
-            if ctx.row.status != "running" or ctx.row.step_no != step_no:
+            if ctx.row.status != Status.RUNNING or ctx.row.step_no != step_no:
                 await self._still_due(tx, ctx, fx)
                 return 0
             if not await timers.reminder_done(tx, ctx.row.id, step_no, offset, fx.now):
@@ -273,7 +274,7 @@ class Scheduler:
     def _digest(self) -> Intent:
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
             lines = await digests.take(tx, ctx.row.id, fx.now)
-            if ctx.row.status == "ended":
+            if ctx.row.status == Status.ENDED:
                 return 0  # no news once the game is over
             self._send_digest(ctx, fx, lines)
             return 1 if lines else 0
@@ -296,7 +297,7 @@ class Scheduler:
 
     def _deadline(self, step_no: int) -> Intent:
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
-            if ctx.row.status != "running" or ctx.row.step_no != step_no:
+            if ctx.row.status != Status.RUNNING or ctx.row.step_no != step_no:
                 await self._still_due(tx, ctx, fx)
                 return 0
             if not await timers.fire(tx, ctx.row.id, step_no, fx.now):
@@ -321,7 +322,7 @@ class Scheduler:
                 return 1
             went = await self._tell_gm_missed(
                 tx, ctx, fx, name, [t for t in taken if t.seat not in away], stuck)
-            if went and ctx.row.status == "running":
+            if went and ctx.row.status == Status.RUNNING:
                 await self._gone_away(tx, ctx, fx, went)
             return 1
 

@@ -30,6 +30,7 @@ from storage.campaigns import CampaignRow
 from storage.db import Database, Tx
 from storage.events import EventRow
 from storage.outbox import NewMessage, Picture, TrackerRow
+from storage.status import LIVE, DeadlineStatus, Status
 from storage.turns import Snapshot
 
 log = logging.getLogger(__name__)
@@ -305,7 +306,7 @@ class StepEngine(ServiceCore):
         # /campaign list: a finished campaign stays readable
         if not ctx.row.end_reason:
             ctx.row.end_reason = messages.end_summary(line, report)
-        ctx.row.status = "ended"
+        ctx.row.status = Status.ENDED
         ctx.pending, ctx.submitted = [], {}
         fx.save = "state" if fx.save == "state" else "row"
         await timers.close_open(tx, ctx.row.id)
@@ -336,7 +337,7 @@ class StepEngine(ServiceCore):
         parent = await campaigns.get(tx, ctx.row.parent_id or 0)
         # P-20: nothing reaches a parent from a thread its rules did not link (a linked
         # battle is started at its link, so one ended in setup never was)
-        if (parent is None or parent.status == "ended" or ctx.state is None
+        if (parent is None or parent.status == Status.ENDED or ctx.state is None
                 or not linked_by_rules(parent, ctx.row)):
             return ""
         if self.war_hooks is not None and await self.war_hooks.result_to_parent(
@@ -373,7 +374,7 @@ class StepEngine(ServiceCore):
                 tx, row.id, row.step_no, due, timing(row.settings)["reminders"], fx.now
             )
             deadline = self._at(due)
-            if row.status == "paused":  # a result came in from a battle's thread: the
+            if row.status == Status.PAUSED:  # a result came in from a battle's thread: the
                 await timers.pause(tx, row.id, fx.now)  # clock starts at /gm resume
                 deadline = None
         name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
@@ -507,7 +508,7 @@ class StepEngine(ServiceCore):
         away always get their whole time: the step waits for them first."""
         row = ctx.row
         owing = ctx.owing()
-        if (not owing or row.status != "running"
+        if (not owing or row.status != Status.RUNNING
                 or timing(row.settings)["on_deadline"] != "default"
                 or not all(r.seat in away and r.default is not None for r in owing)):
             return
@@ -523,7 +524,7 @@ class StepEngine(ServiceCore):
         stored = await outbox_repo.tracker(tx, row.id)
         cur = Tracker.from_data(stored.key, stored.outbox_id, stored.data) if stored else None
         target = None
-        if row.status in ("running", "paused") and ctx.pending:
+        if row.status in LIVE and ctx.pending:
             sn = step_name(ctx.ruleset, ctx.state, ctx.pending)
             target = (sn.key or f"step-{row.step_no}", sn.name)
         closing = cur if cur is not None and target is not None and cur.key != target[0] else None
@@ -545,7 +546,7 @@ class StepEngine(ServiceCore):
                 # H-D46, O-D28: a result rides on the step's message; the last one of an
                 # intent that opens a new message is taken by that message instead
                 posts = self._embed_posts(ctx, item)
-                if row.status == "ended" or item.alone:
+                if row.status == Status.ENDED or item.alone:
                     layout.post(posts)  # the game's closing word is a post of its own
                 elif len(posts) == 1 and i == last_post and layout.opens_new:
                     layout.post(posts)
@@ -587,7 +588,7 @@ class StepEngine(ServiceCore):
                     pictures=entry.picture_list()), fx.now)
             entry.shown = shown
         keep = live or layout.sink
-        if keep is None or row.status == "ended":
+        if keep is None or row.status == Status.ENDED:
             await outbox_repo.drop_tracker(tx, row.id)
             return
         assert keep.outbox_id is not None
@@ -648,7 +649,7 @@ class StepEngine(ServiceCore):
         live.owed_users = [u for u in (self._holder(ctx, s) for s in owing if s not in away)
                            if u is not None]
         dl = await timers.get(tx, row.id, row.step_no)
-        live.deadline = dl.due_at if dl is not None and dl.status == "open" else None
+        live.deadline = dl.due_at if dl is not None and dl.status == DeadlineStatus.OPEN else None
         live.waits = await self._thread_wait(tx, ctx)
         return newly
 
@@ -723,12 +724,12 @@ class StepEngine(ServiceCore):
                 return stuck
             drafted = await take_drafts(tx, ctx, probe_dice, validate_action)
             await self._resolve_sealed(tx, ctx, fx, drafted=drafted, taken=taken, away=away)
-            if ctx.row.step_no != step or ctx.row.status == "ended":
+            if ctx.row.step_no != step or ctx.row.status == Status.ENDED:
                 return stuck
         drafted = await take_drafts(tx, ctx, probe_dice, validate_action)
         owing = ctx.owing()  # (a mixed step: its turn requests are still open)
         for req in owing:
-            if ctx.row.step_no != step or ctx.row.status == "ended":
+            if ctx.row.step_no != step or ctx.row.status == Status.ENDED:
                 break
             if req not in ctx.pending:
                 continue

@@ -15,6 +15,7 @@ from bot.rules.base import GM_SEAT, Request
 from storage import timers, turns
 from storage.campaigns import Reader
 from storage.db import Tx
+from storage.status import DeadlineStatus, Status
 
 MAX_DRAFT_VALUES = 25
 NOT_YOURS = "This panel belongs to a seat you don't hold; use /orders to get your own panels."
@@ -156,9 +157,9 @@ class Submissions:
 
     @staticmethod
     def _check_step(ctx: Ctx, step_no: int) -> None:
-        if ctx.row.status == "paused":
+        if ctx.row.status == Status.PAUSED:
             raise InvalidState("The campaign is paused by the GM; input opens again on resume.")
-        if ctx.row.status != "running":
+        if ctx.row.status != Status.RUNNING:
             raise InvalidState("The campaign is not running.")
         if step_no != ctx.row.step_no:
             raise InvalidState(
@@ -197,7 +198,8 @@ class Submissions:
 
     async def _panel(self, db: Reader, ctx: Ctx, req: Request) -> Panel:
         dl = await timers.get(db, ctx.row.id, ctx.row.step_no)
-        deadline = self.engine._at(dl.due_at) if dl is not None and dl.status == "open" else None
+        deadline = (self.engine._at(dl.due_at)
+                    if dl is not None and dl.status == DeadlineStatus.OPEN else None)
         submitted = ctx.submitted.get(req.seat) if req.kind == "sealed" else None
         return Panel(
             campaign_id=ctx.row.id, step_no=ctx.row.step_no, seat=req.seat, request=req,

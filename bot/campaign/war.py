@@ -32,6 +32,7 @@ from storage import events as event_log
 from storage.campaigns import CampaignRow
 from storage.db import Tx
 from storage.events import EventRow
+from storage.status import Status
 
 log = logging.getLogger(__name__)
 BATTLE_RULES = "hrft"
@@ -114,8 +115,8 @@ class War:
                   if pctx.state is not None else None)
         if linked is None:
             return
-        if pctx.row.status != "running":  # its step would wait in a game nobody plays
-            how = ("is paused: resume it (/gm resume) first" if pctx.row.status == "paused"
+        if pctx.row.status != Status.RUNNING:  # its step would wait in a game nobody plays
+            how = ("is paused: resume it (/gm resume) first" if pctx.row.status == Status.PAUSED
                    else "is over: fight that battle at the table instead")
             raise InvalidState(f"**{pctx.row.name}** {how}.")
         await self.war.apply_to_parent(tx, fx, pctx, linked,  # P-14: undo finds the link
@@ -128,14 +129,14 @@ class War:
         campaign_id = await self.engine._id_in_channel(channel_id)
         ctx0 = await self.engine._load(self.engine.db, campaign_id)
         self.engine._require_gm(ctx0, actor)
-        if ctx0.row.parent_id is not None and ctx0.row.status == "setup":  # older version
+        if ctx0.row.parent_id is not None and ctx0.row.status == Status.SETUP:  # older version
             raise InvalidState("This battle names a campaign that never linked it, so it "
                                "cannot begin. The campaign's GM opens that battle from its "
                                "battle list instead; end this one with /battle end.")
 
         async def run(tx: Tx, ctx: Ctx, fx: Effects) -> CampaignInfo:
             self.engine._require_gm(ctx, actor)
-            if ctx.row.status != "setup":
+            if ctx.row.status != Status.SETUP:
                 raise InvalidState("The battle has already begun.")
             count = len(ctx.players)
             rules = ctx.ruleset
@@ -165,7 +166,7 @@ class War:
             taken = rules.take_in(outcome.state, {"roster": roster, "forces": forces or []})
             outcome = Outcome(state=taken.state, events=[*outcome.events, *taken.events],
                               finished=taken.finished)
-        ctx.row.status = "running"
+        ctx.row.status = Status.RUNNING
         mail = Mail(public=[f"**{ctx.row.name}** begins ({rules.title})."])
         await self.engine._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
 

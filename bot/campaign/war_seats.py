@@ -14,6 +14,7 @@ from bot.campaign.models import Actor
 from bot.campaign.steps import Mail, StepEngine
 from storage import campaigns, players
 from storage.db import Tx
+from storage.status import Status
 
 
 class WarSeats:
@@ -33,7 +34,8 @@ class WarSeats:
             rows = [p for p in child.players if p.user_id == old_user_id]
             held = max(rows, key=lambda p: p.active) if rows else None
             # a seat freed before (kicked, then replaced in the parent) goes to the new holder
-            if held is None or child.row.status == "setup" or (new is None and not held.active):
+            if (held is None or child.row.status == Status.SETUP
+                    or (new is None and not held.active)):
                 continue
             cfx = Effects(now=fx.now)
             mail = Mail()

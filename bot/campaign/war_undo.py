@@ -32,6 +32,7 @@ from storage import events as event_log
 from storage.campaigns import CampaignRow, Reader
 from storage.db import Database, Tx
 from storage.events import EventRow
+from storage.status import LIVE, Status
 
 Load = Callable[[Reader, int], Awaitable[Ctx]]  # the service's loader of one campaign
 
@@ -39,7 +40,6 @@ ARRIVED = "battle_arrival"  # a battle's result came in (at its end, or again af
 OWED = "battle_owed"  # kept: proposed as soon as that battle waits for a result again
 DROPPED = "battle_dropped"  # its round ended without that battle: nothing to propose it to
 MARKS = (ARRIVED, OWED, DROPPED)
-LIVE = ("running", "paused")
 GM_ENDED_IT = "The GM ended it"  # how lifecycle.end keeps a GM's end (``end_reason``)
 
 
@@ -153,7 +153,7 @@ class ResultUndo:
 
     async def _ended_battle(self, tx: Tx, parent: Ctx, cid: int) -> Ctx | None:
         row = await campaigns.get(tx, cid)
-        if row is None or row.parent_id != parent.row.id or row.status != "ended":
+        if row is None or row.parent_id != parent.row.id or row.status != Status.ENDED:
             return None
         return await self._load(tx, cid)
 
