@@ -3,12 +3,42 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import NamedTuple
 
 from storage.campaigns import Reader
 from storage.db import Tx
 from storage.status import DeadlineStatus
 
 HOUR = 3600.0
+
+
+class TimerKind(StrEnum):
+    DEADLINE = "deadline"
+    REMINDER = "reminder"
+    DIGEST = "digest"  # a campaign's digest of defaults (storage.digests)
+
+
+class TimerKey(NamedTuple):
+    """One timer the scheduler fires: which kind, of which campaign and step (a digest's
+    step is 0); a reminder's ``offset_hours`` before its deadline tells it from the others."""
+
+    kind: TimerKind
+    campaign_id: int
+    step_no: int
+    offset_hours: float | None = None
+
+    @classmethod
+    def deadline(cls, campaign_id: int, step_no: int) -> TimerKey:
+        return cls(TimerKind.DEADLINE, campaign_id, step_no)
+
+    @classmethod
+    def reminder(cls, campaign_id: int, step_no: int, offset_hours: float) -> TimerKey:
+        return cls(TimerKind.REMINDER, campaign_id, step_no, offset_hours)
+
+    @classmethod
+    def digest(cls, campaign_id: int) -> TimerKey:
+        return cls(TimerKind.DIGEST, campaign_id, 0)
 
 
 @dataclass

@@ -11,7 +11,6 @@ import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from bot.campaign import messages
 from bot.campaign.core import Clock, Ctx, Effects
@@ -26,10 +25,9 @@ from storage.db import Database, Tx
 from storage.health import StorageError
 from storage.outbox import NewMessage
 from storage.status import Status
+from storage.timers import TimerKey, TimerKind
 
 Intent = Callable[[Tx, Ctx, Effects], Awaitable[int]]
-# ("deadline", campaign, step), ("reminder", campaign, step, offset), ("digest", campaign, 0)
-TimerKey = tuple[Any, ...]
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 60.0  # after a failure: 1, 2, 4 minutes...
@@ -99,10 +97,9 @@ class Scheduler:
         return fired
 
     async def _due(self, now: float) -> list[TimerKey]:
-        keys: list[TimerKey] = [
-            ("reminder", c, s, o) for c, s, o in await timers.due_reminders(self.db, now)]
-        keys += [("deadline", c, s) for c, s in await timers.due_deadlines(self.db, now)]
-        keys += [("digest", c, 0) for c in await digests.due(self.db, now)]
+        keys = [TimerKey.reminder(c, s, o) for c, s, o in await timers.due_reminders(self.db, now)]
+        keys += [TimerKey.deadline(c, s) for c, s in await timers.due_deadlines(self.db, now)]
+        keys += [TimerKey.digest(c) for c in await digests.due(self.db, now)]
         return keys
 
     def _backing_off(self, key: TimerKey, now: float) -> bool:
@@ -111,9 +108,9 @@ class Scheduler:
 
     async def _fire(self, key: TimerKey, now: float) -> int:
         """One timer in its own transaction; a failure is this campaign's alone."""
-        kind, campaign_id, step_no = key[0], key[1], key[2]
-        intent = (self._reminder(step_no, key[3]) if kind == "reminder" else
-                  self._digest() if kind == "digest" else self._deadline(step_no))
+        kind, campaign_id, step_no, offset = key
+        intent = (self._reminder(step_no, offset) if offset is not None else
+                  self._digest() if kind == TimerKind.DIGEST else self._deadline(step_no))
         try:
             fired = await self.engine._mutate(campaign_id, intent)
         except Exception as exc:  # noqa: BLE001 (any failure: the other campaigns go on)
@@ -123,7 +120,7 @@ class Scheduler:
         return fired
 
     async def _failed(self, key: TimerKey, exc: Exception, now: float) -> None:
-        kind, campaign_id, step_no = key[0], key[1], key[2]
+        kind, campaign_id, step_no, _ = key
         trouble = self._trouble.setdefault(key, Trouble(0, now))
         trouble.failures += 1
         # only the exception's type: its text may quote the game (a hidden card, an order)
@@ -147,12 +144,12 @@ class Scheduler:
     async def _give_up(self, key: TimerKey, now: float) -> None:
         """Marks the timer done without loading the campaign (its state may be what fails);
         for a deadline, tells the GM: the step stays open for /gm advance or /gm extend."""
-        kind, campaign_id, step_no = key[0], key[1], key[2]
+        kind, campaign_id, step_no, offset = key
         async with self.db.transaction() as tx:
-            if kind == "reminder":  # a lost reminder needs no one's action
-                await timers.reminder_done(tx, campaign_id, step_no, key[3], now)
+            if offset is not None:  # a lost reminder needs no one's action
+                await timers.reminder_done(tx, campaign_id, step_no, offset, now)
                 return
-            if kind == "digest":  # nor a lost digest (the tracker said each default)
+            if kind == TimerKind.DIGEST:  # nor a lost digest (the tracker said each default)
                 await digests.take(tx, campaign_id, now)
                 return
             await timers.fire(tx, campaign_id, step_no, now)
