@@ -8,7 +8,6 @@ outbox id, which is never reused, so a newer row never gets an older row's pictu
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -56,7 +55,7 @@ class Outbox:
         self._wake = wake
         self._cache = cache
         self.policy = policy or RetryPolicy()
-        self._drawn: OrderedDict[int, list[tuple[str, bytes]]] = OrderedDict()
+        self._drawn: LruCache[list[tuple[str, bytes]]] = LruCache(DRAWN_MESSAGES)
 
     def _now(self) -> float:
         return self.clock().timestamp()
@@ -82,9 +81,9 @@ class Outbox:
         """The message's pictures as ``(file name, PNG bytes)``, drawn in a worker thread the
         first time and kept until the message is sent or has failed (a retry sends the
         same bytes without drawing again)."""
-        if message.id in self._drawn:
-            self._drawn.move_to_end(message.id)
-            return self._drawn[message.id]
+        drawn = self._drawn.get(message.id)
+        if drawn is not None:
+            return drawn
         files: list[tuple[str, bytes]] = []
         for pic in message.pictures:
             if pic.data is not None:
@@ -95,9 +94,7 @@ class Outbox:
             except Exception:  # a renderer bug must not hold the message back for good
                 log.exception("outbox %s: drawing %s failed; sent without it", message.id,
                               pic.name)
-        self._drawn[message.id] = files
-        while len(self._drawn) > DRAWN_MESSAGES:
-            self._drawn.popitem(last=False)
+        self._drawn.put(message.id, files)
         return files
 
     async def outbox_started(self, outbox_id: int) -> None:
