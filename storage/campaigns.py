@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from storage.db import Row, Tx
@@ -22,8 +22,12 @@ class StaleVersion(RuntimeError):
     """The campaign row changed since it was read (another writer got there first)."""
 
 
-@dataclass
-class CampaignRow:
+@dataclass(kw_only=True)
+class CampaignHead:
+    """The campaign's record as every reader shares it: its columns without the state,
+    options, settings or seed. A list reads (and decodes) only these (storage.listing); the
+    service's ``CampaignInfo`` is these and the seats, so no hidden state reaches a cog."""
+
     id: int
     guild_id: int
     channel_id: int
@@ -31,41 +35,53 @@ class CampaignRow:
     name: str
     gm_user_id: int
     status: Status
+    step_no: int
+    parent_id: int | None = None  # a battle's campaign (P-20)
+    parent_ref: str | None = None  # which of the parent's battles it is
+    end_reason: str | None = None  # how an ended campaign ended (who won, or why)
+
+    @staticmethod
+    def columns(prefix: str = "") -> str:
+        """The head's columns for a SELECT (``prefix``: a table alias with its dot)."""
+        return ", ".join(prefix + f.name for f in fields(CampaignHead))
+
+    @staticmethod
+    def read(row: Row) -> dict[str, Any]:
+        """The head's fields from a row that has its columns."""
+        head = {f.name: row[f.name] for f in fields(CampaignHead)}
+        head["status"] = Status(head["status"])
+        return head
+
+    def head_fields(self) -> dict[str, Any]:
+        """This record's head fields (also of a CampaignRow: never its state)."""
+        return {f.name: getattr(self, f.name) for f in fields(CampaignHead)}
+
+
+@dataclass(kw_only=True)
+class CampaignRow(CampaignHead):
+    """The whole row, as the service loads and saves it."""
+
     options: dict[str, Any]
     settings: dict[str, Any]
     state: dict[str, Any] | None
     seed: int
-    step_no: int
     resolution_no: int
     step_keys: list[str]
     version: int
-    parent_id: int | None
-    parent_ref: str | None
-    end_reason: str | None
     created_at: float
     updated_at: float
 
     @classmethod
     def from_row(cls, row: Row) -> CampaignRow:
         return cls(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            ruleset=row["ruleset"],
-            name=row["name"],
-            gm_user_id=row["gm_user_id"],
-            status=Status(row["status"]),
+            **CampaignHead.read(row),
             options=json.loads(row["options"]),
             settings=json.loads(row["settings"]),
             state=json.loads(row["state"]) if row["state"] is not None else None,
             seed=row["seed"],
-            step_no=row["step_no"],
             resolution_no=row["resolution_no"],
             step_keys=json.loads(row["step_keys"]),
             version=row["version"],
-            parent_id=row["parent_id"],
-            parent_ref=row["parent_ref"],
-            end_reason=row["end_reason"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
         )

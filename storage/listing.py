@@ -5,49 +5,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from storage.campaigns import Reader
+from storage.campaigns import CampaignHead, Reader
 from storage.players import PlayerRow
-from storage.status import Status
 
 # standard SQL (a LEFT JOIN), so it runs unchanged on PostgreSQL
 _SELECT = (
-    "SELECT c.id, c.guild_id, c.channel_id, c.ruleset, c.name, c.gm_user_id, c.status,"
-    " c.step_no, c.parent_id, c.parent_ref, c.end_reason, p.seat, p.user_id AS seat_user_id,"
+    f"SELECT {CampaignHead.columns('c.')}, p.seat, p.user_id AS seat_user_id,"
     " p.name AS seat_name, p.dm_ok, p.active"
     " FROM campaigns c LEFT JOIN players p ON p.campaign_id = c.id"
 )
 
 
-@dataclass
-class CampaignHead:
-    """A campaign row without its state, options or settings, with all its seats by number."""
+@dataclass(kw_only=True)
+class ListedCampaign(CampaignHead):
+    """A campaign's head with all its seats by number."""
 
-    id: int
-    guild_id: int
-    channel_id: int
-    ruleset: str
-    name: str
-    gm_user_id: int
-    status: Status
-    step_no: int
-    parent_id: int | None
-    parent_ref: str | None
-    end_reason: str | None = None  # how an ended campaign ended (who won, or why)
     seats: list[PlayerRow] = field(default_factory=list)
 
 
-async def _heads(db: Reader, where: str, params: tuple[object, ...]) -> list[CampaignHead]:
+async def _heads(db: Reader, where: str, params: tuple[object, ...]) -> list[ListedCampaign]:
     rows = await db.fetchall(f"{_SELECT} WHERE {where} ORDER BY c.id, p.seat", params)
-    heads: dict[int, CampaignHead] = {}
+    heads: dict[int, ListedCampaign] = {}
     for r in rows:
         head = heads.get(r["id"])
         if head is None:
-            head = heads[r["id"]] = CampaignHead(
-                id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"],
-                ruleset=r["ruleset"], name=r["name"], gm_user_id=r["gm_user_id"],
-                status=Status(r["status"]), step_no=r["step_no"], parent_id=r["parent_id"],
-                parent_ref=r["parent_ref"], end_reason=r["end_reason"],
-            )
+            head = heads[r["id"]] = ListedCampaign(**CampaignHead.read(r))
         if r["seat"] is not None:  # NULL: a campaign nobody has joined yet
             head.seats.append(PlayerRow(
                 campaign_id=r["id"], seat=r["seat"], user_id=r["seat_user_id"],
@@ -56,12 +38,12 @@ async def _heads(db: Reader, where: str, params: tuple[object, ...]) -> list[Cam
     return list(heads.values())
 
 
-async def live_in_guild(db: Reader, guild_id: int) -> list[CampaignHead]:
+async def live_in_guild(db: Reader, guild_id: int) -> list[ListedCampaign]:
     """The guild's campaigns that are not over, by id."""
     return await _heads(db, "c.guild_id = ? AND c.status != 'ended'", (guild_id,))
 
 
-async def ended_in_guild(db: Reader, guild_id: int, limit: int) -> list[CampaignHead]:
+async def ended_in_guild(db: Reader, guild_id: int, limit: int) -> list[ListedCampaign]:
     """The guild's ``limit`` latest ended campaigns, by id."""
     return await _heads(
         db, "c.id IN (SELECT id FROM campaigns WHERE guild_id = ? AND status = 'ended'"
@@ -69,7 +51,7 @@ async def ended_in_guild(db: Reader, guild_id: int, limit: int) -> list[Campaign
     )
 
 
-async def running_of_user(db: Reader, user_id: int) -> list[CampaignHead]:
+async def running_of_user(db: Reader, user_id: int) -> list[ListedCampaign]:
     """Running or paused campaigns where the user holds an active seat or is the GM, by id."""
     return await _heads(
         db,

@@ -24,10 +24,9 @@ from bot.rules.ruleset_base import RulesetBase
 from storage import campaigns, players, turns
 from storage import events as event_log
 from storage import outbox as outbox_repo
-from storage.campaigns import CampaignRow, Reader, StaleVersion
+from storage.campaigns import CampaignHead, CampaignRow, Reader, StaleVersion
 from storage.db import Database, Tx
 from storage.events import EventRow
-from storage.listing import CampaignHead
 from storage.outbox import NewMessage
 from storage.players import PlayerRow
 from storage.status import LIVE, Status
@@ -323,10 +322,5 @@ def seat_info(p: PlayerRow) -> SeatInfo:
     return SeatInfo(p.campaign_id, p.seat, p.user_id, p.name, p.active, p.dm_ok)
 
 
-def campaign_info(row: CampaignRow | CampaignHead, seats: list[PlayerRow]) -> CampaignInfo:
-    return CampaignInfo(
-        id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, ruleset=row.ruleset,
-        name=row.name, gm_user_id=row.gm_user_id, status=row.status, step_no=row.step_no,
-        seats=[seat_info(p) for p in seats], parent_id=row.parent_id, parent_ref=row.parent_ref,
-        end_reason=row.end_reason,
-    )
+def campaign_info(row: CampaignHead, seats: list[PlayerRow]) -> CampaignInfo:
+    return CampaignInfo(**row.head_fields(), seats=[seat_info(p) for p in seats])

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bot.rules.base import ActionSpec, Request
+from storage.campaigns import CampaignHead
 from storage.outbox import Picture
 from storage.status import Status
 
@@ -34,20 +35,12 @@ class SeatInfo:
     dm_ok: bool = True
 
 
-@dataclass(frozen=True)
-class CampaignInfo:
-    id: int
-    guild_id: int
-    channel_id: int
-    ruleset: str
-    name: str
-    gm_user_id: int
-    status: Status
-    step_no: int
+@dataclass(kw_only=True)
+class CampaignInfo(CampaignHead):
+    """A campaign as a cog sees it: its head (never its state, options or settings) and its
+    seats. A fresh copy each time, so nothing a cog does to it reaches the service."""
+
     seats: list[SeatInfo] = field(default_factory=list)
-    parent_id: int | None = None
-    parent_ref: str | None = None
-    end_reason: str | None = None  # ended: who won or why it ended, in plain words
 
 
 @dataclass(frozen=True)
