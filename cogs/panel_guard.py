@@ -1,4 +1,4 @@
-"""Who may press a panel component, and the one error ladder every component answer goes by.
+"""Who may press a panel component (every answer goes by the one ladder, ``cogs.answers``).
 
 A panel's custom id ``adm:<campaign>:<step>:<seat>:<verb>[:<arg>]`` names the seat it acts for,
 and every part of it can be guessed or forged (a number Modal's id too, ``cogs.panel_modal``).
@@ -16,26 +16,21 @@ admitted item. Who counts as the holder (the service decides, ``panel(..., user_
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
-from bot.errors import InvalidState, UserError
+from bot.errors import InvalidState
+from cogs.answers import guarded
 from cogs.common import service_of
-from cogs.refusals import refusal_text
 
 if TYPE_CHECKING:
     from bot.campaign.models import Panel
 
-log = logging.getLogger(__name__)
-
 STALE = "This panel is for a step that is over; use /orders to get your current panel."
 UNREADABLE = "I can't read this panel; use /orders to get your current panel."
-APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
 BUTTON_VERBS = ("open", "back", "page", "sub", "num")
 SELECT_VERBS = ("sel",)
 MODAL_VERBS = ("set",)  # a typed number (cogs.panel_modal); admitted like any component
@@ -115,7 +110,7 @@ async def admit(item: Admitted, interaction: discord.Interaction) -> bool:
             raise InvalidState(UNREADABLE)
         item._panel = await load_panel(interaction, item.key)
 
-    await run_component(interaction, work)
+    await guarded(interaction, work)
     return item._panel is not None
 
 
@@ -132,35 +127,3 @@ async def load_panel(interaction: discord.Interaction, key: PanelKey) -> Panel:
         raise InvalidState(STALE) from error
     await service.panel_clicked(key.campaign_id, key.step_no, key.seat, interaction.user.id)
     return panel
-
-
-async def run_component(
-    interaction: discord.Interaction, work: Callable[[], Awaitable[None]]
-) -> None:
-    """The component counterpart of the app-command error handler: a UserError becomes an
-    ephemeral reply; anything else is logged with its traceback, gets a short apology and is
-    raised on."""
-    handled = False
-    try:
-        await work()
-        handled = True
-    except UserError as error:
-        handled = True
-        await ephemeral(interaction, refusal_text(interaction, error))
-    finally:
-        if not handled:
-            log.error("panel interaction %s failed", _id_of(interaction), exc_info=True)
-            await ephemeral(interaction, APOLOGY)
-
-
-async def ephemeral(interaction: discord.Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-def _id_of(interaction: discord.Interaction) -> Any:
-    # the custom id only: interaction.data of a Select carries the values chosen
-    data = interaction.data or {}
-    return data.get("custom_id")  # type: ignore[union-attr]

@@ -19,6 +19,7 @@ import discord
 from bot.campaign import drafts
 from bot.errors import InvalidState
 from bot.rules.base import ActionSpec, InputField
+from cogs.answers import guarded
 from cogs.common import actor_of, clip, service_of
 from cogs.panel_guard import (
     MODAL_VERBS,
@@ -28,7 +29,6 @@ from cogs.panel_guard import (
     admit,
     load_panel,
     parse_custom_id,
-    run_component,
 )
 
 TEXT_ID = "number"
@@ -111,4 +111,4 @@ async def on_modal(interaction: discord.Interaction, show: Any) -> None:
         )
         await show(interaction, await load_panel(interaction, key), s, page)
 
-    await run_component(interaction, work)
+    await guarded(interaction, work)

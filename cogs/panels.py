@@ -12,8 +12,9 @@ from discord.ext import commands
 from bot.campaign.models import Panel
 from bot.errors import InvalidState
 from cogs import panel_modal
+from cogs.answers import guarded
 from cogs.common import actor_of, service_of
-from cogs.panel_guard import STALE, PanelKey, load_panel, run_component
+from cogs.panel_guard import STALE, PanelKey, load_panel
 from cogs.panel_view import (
     Mode,
     PanelButton,
@@ -63,10 +64,10 @@ class Panels(commands.Cog):
         await self._show(interaction, panel, Mode(spec=s, page=page))
 
     async def on_button(self, item: PanelButton, interaction: discord.Interaction) -> None:
-        await run_component(interaction, lambda: self._button(item, interaction))
+        await guarded(interaction, lambda: self._button(item, interaction))
 
     async def on_select(self, item: PanelSelect, interaction: discord.Interaction) -> None:
-        await run_component(interaction, lambda: self._select(item, interaction))
+        await guarded(interaction, lambda: self._select(item, interaction))
 
     async def _button(self, item: PanelButton, interaction: discord.Interaction) -> None:
         panel = item.panel
