@@ -23,11 +23,10 @@ import storage
 from bot import command_sync
 from bot.campaign import CampaignService
 from bot.campaign.outbox import RetryPolicy
-from bot.errors import UserError
 from bot.rules.base import Dice
 from bot.rules.dice import SeededDice
 from bot.settings import ServiceSettings
-from cogs.refusals import refusal_text
+from cogs.answers import answer_failure
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +42,6 @@ COGS = (
     "cogs.battle",
     "cogs.ftcamp",
 )
-APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
 # P-36: by default nothing the bot sends pings anyone (no user, role, @everyone or replied
 # user), so a name or note typed by a player never pings. A send that means to ping names its
 # users in its own allowed_mentions, which discord.py merges over this default (the outbox's
@@ -121,6 +119,8 @@ class AdmiraltyBot(commands.Bot):
         self.clock = clock
         # /roll is not part of any campaign, so its dice come from a fresh secret seed.
         self.roll_dice: Dice = roll_dice or SeededDice(secrets.randbits(64), "roll")
+        # user id -> ruling id of their last refusal, for `/help rule` (cogs.refusals)
+        self.last_rulings: dict[int, str] = {}
         self.db: Any = None
         self._service: CampaignService | None = None
         self._close_lock = asyncio.Lock()
@@ -269,17 +269,7 @@ class AdmiraltyBot(commands.Bot):
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        """The one handler: refusals are shown to the user who acted; bugs are logged."""
+        """Commands go by the one error ladder (``cogs.answers``), as components do."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        if isinstance(cause, UserError):
-            text = refusal_text(interaction, cause)
-        elif isinstance(cause, app_commands.CheckFailure):
-            text = str(cause) or "You can't use this command here."
-        else:
-            log.exception("command %s failed", getattr(interaction.command, "qualified_name", "?"),
-                          exc_info=cause)
-            text = APOLOGY
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        name = interaction.command.qualified_name if interaction.command else "?"
+        await answer_failure(interaction, cause, f"command {name}")

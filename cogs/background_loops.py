@@ -44,7 +44,7 @@ from bot.campaign.models import OutboxMessage
 from bot.errors import InvalidState, PermissionDenied
 from cogs.battle_open import open_view
 from cogs.common import split_content
-from cogs.panel_view import render
+from cogs.panel_items import render
 
 if TYPE_CHECKING:
     from bot.client import AdmiraltyBot

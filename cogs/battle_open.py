@@ -13,8 +13,8 @@ from typing import Any
 
 import discord
 
+from cogs.answers import guarded
 from cogs.common import clip
-from cogs.panel_guard import run_component
 
 PREFIX = "adm-open:"
 TEMPLATE = r"adm-open:(?P<campaign>\d{1,19}):(?P<ref>.{1,80})"
@@ -44,7 +44,7 @@ class OpenBattleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         cog = client.get_cog(COG)  # the cog that runs /battle start (cogs/battle.py)
         if cog is None:
             return
-        await run_component(interaction, lambda: cog.start.callback(
+        await guarded(interaction, lambda: cog.start.callback(
             cog, interaction, parent=str(self.campaign_id), ref=self.ref))
 
 

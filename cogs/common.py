@@ -11,6 +11,7 @@ import discord
 from bot.campaign import messages
 from bot.campaign.models import Actor
 from bot.errors import InvalidInput, InvalidState
+from cogs.answers import respond
 
 if TYPE_CHECKING:
     from bot.campaign import CampaignService
@@ -106,7 +107,4 @@ async def reply(
         kwargs["view"] = view
     if files:
         kwargs["files"] = list(files)
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)  # type: ignore[arg-type]
-    else:
-        await interaction.response.send_message(**kwargs)  # type: ignore[arg-type]
+    await respond(interaction, **kwargs)

@@ -11,7 +11,7 @@ from bot.errors import InvalidInput, NotFound
 from bot.rules.base import GM_SEAT
 from cogs.background_loops import DM_CLOSED_CODE
 from cogs.common import clip, reply, service_of
-from cogs.panel_view import render
+from cogs.panel_items import render
 
 MAX_PANELS = 10  # one message each; more than this means something is wrong upstream
 NO_CAMPAIGN = "You hold no seat in a running campaign, and you are the GM of none."

@@ -1,9 +1,9 @@
-"""Who may press a panel component, and the one error ladder every component answer goes by.
+"""Who may press a panel component (every answer goes by the one ladder, ``cogs.answers``).
 
 A panel's custom id ``adm:<campaign>:<step>:<seat>:<verb>[:<arg>]`` names the seat it acts for,
 and every part of it can be guessed or forged (a number Modal's id too, ``cogs.panel_modal``).
-So each component first proves that the user who clicked holds that seat now (``admit``,
-called from the items' ``interaction_check``, and for a Modal from its submission) and only
+So each component first proves that the user who clicked holds that seat now (``SeatCheck``,
+every panel item's ``interaction_check``, and ``admit`` for a Modal's submission) and only
 then loads what the panel shows; the callbacks can reach the panel only through the
 admitted item. Who counts as the holder (the service decides, ``panel(..., user_id=)``):
 
@@ -16,82 +16,31 @@ admitted item. Who counts as the holder (the service decides, ``panel(..., user_
 
 from __future__ import annotations
 
-import logging
-import re
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.errors import InvalidState, UserError
+from bot.errors import InvalidState
+from cogs.answers import guarded
 from cogs.common import service_of
-from cogs.refusals import refusal_text
+from cogs.panel_ids import PanelKey
 
 if TYPE_CHECKING:
     from bot.campaign.models import Panel
 
-log = logging.getLogger(__name__)
-
 STALE = "This panel is for a step that is over; use /orders to get your current panel."
 UNREADABLE = "I can't read this panel; use /orders to get your current panel."
-APOLOGY = "Sorry, something went wrong on my side. The GM can check the bot's log."
-BUTTON_VERBS = ("open", "back", "page", "sub", "num")
-SELECT_VERBS = ("sel",)
-MODAL_VERBS = ("set",)  # a typed number (cogs.panel_modal); admitted like any component
-MAX_ID = 2**63 - 1  # what SQLite stores; a larger number names no campaign
-_ID = re.compile(
-    r"adm:([0-9]{1,19}):([0-9]{1,19}):([0-9]{1,19}):([a-z]{1,8})"
-    r"(?::([0-9]{1,4}(?:\.[0-9]{1,4}){0,3}))?"
-)
 
 
-@dataclass(frozen=True)
-class PanelKey:
-    """Which panel a component belongs to (the custom id's fixed part)."""
+class SeatCheck:
+    """Mixed into every panel item: discord.py calls ``interaction_check`` before the
+    callback, and it lets through only the holder of the seat the custom id names, on a
+    component of the item's own kind (a Select's id on a button is not ours)."""
 
-    campaign_id: int
-    step_no: int
-    seat: int
-
-    @classmethod
-    def of(cls, panel: Panel) -> PanelKey:
-        return cls(panel.campaign_id, panel.step_no, panel.seat)
-
-    def custom_id(self, verb: str, arg: str | None = None) -> str:
-        base = f"adm:{self.campaign_id}:{self.step_no}:{self.seat}:{verb}"
-        return f"{base}:{arg}" if arg is not None else base
-
-
-@dataclass(frozen=True)
-class ParsedId:
-    """A custom id read strictly; ``key`` is None when it is not one this bot makes."""
-
-    key: PanelKey | None
-    verb: str = ""
-    arg: str = ""
-
-
-def parse_custom_id(custom_id: str, verbs: tuple[str, ...]) -> ParsedId:
-    """Reads ``adm:<campaign>:<step>:<seat>:<verb>[:<arg>]``; anything else (a verb of the
-    wrong kind, ids beyond 64 bits, a malformed argument) gives a ParsedId without key,
-    which ``admit`` refuses."""
-    match = _ID.fullmatch(custom_id)
-    if match is None or match[4] not in verbs:
-        return ParsedId(None)
-    numbers = [int(match[i]) for i in (1, 2, 3)]
-    if any(n > MAX_ID for n in numbers):
-        return ParsedId(None)
-    return ParsedId(PanelKey(*numbers), match[4], match[5] or "")
-
-
-class Admitted:
-    """Mixed into the panel items: the panel is there only once the clicker is admitted."""
-
+    component: ClassVar[type[discord.ui.Item[Any]]]
+    item: discord.ui.Item[Any]
     key: PanelKey | None
     _panel: Panel | None = None
-    # set on an item made for a component of the other kind, which it leaves to its own item
-    foreign = False
 
     @property
     def panel(self) -> Panel:
@@ -100,23 +49,23 @@ class Admitted:
         return self._panel
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """discord.py calls this before the callback; a refusal is answered here."""
-        if self.foreign:
-            return False
-        return await admit(self, interaction)
+        key = self.key if isinstance(self.item, self.component) else None
+        self._panel = await admit(interaction, key)
+        return self._panel is not None
 
 
-async def admit(item: Admitted, interaction: discord.Interaction) -> bool:
-    """Loads the item's panel for the clicker if, and only if, they hold its seat; otherwise
-    answers with an ephemeral refusal that names nothing of the seat."""
+async def admit(interaction: discord.Interaction, key: PanelKey | None) -> Panel | None:
+    """The panel ``key`` names if, and only if, the user holds its seat; otherwise None, after
+    an ephemeral refusal that names nothing of the seat (no key: an id we cannot read)."""
+    admitted: list[Panel] = []
 
     async def work() -> None:
-        if item.key is None:
+        if key is None:
             raise InvalidState(UNREADABLE)
-        item._panel = await load_panel(interaction, item.key)
+        admitted.append(await load_panel(interaction, key))
 
-    await run_component(interaction, work)
-    return item._panel is not None
+    await guarded(interaction, work)
+    return admitted[0] if admitted else None
 
 
 async def load_panel(interaction: discord.Interaction, key: PanelKey) -> Panel:
@@ -132,35 +81,3 @@ async def load_panel(interaction: discord.Interaction, key: PanelKey) -> Panel:
         raise InvalidState(STALE) from error
     await service.panel_clicked(key.campaign_id, key.step_no, key.seat, interaction.user.id)
     return panel
-
-
-async def run_component(
-    interaction: discord.Interaction, work: Callable[[], Awaitable[None]]
-) -> None:
-    """The component counterpart of the app-command error handler: a UserError becomes an
-    ephemeral reply; anything else is logged with its traceback, gets a short apology and is
-    raised on."""
-    handled = False
-    try:
-        await work()
-        handled = True
-    except UserError as error:
-        handled = True
-        await ephemeral(interaction, refusal_text(interaction, error))
-    finally:
-        if not handled:
-            log.error("panel interaction %s failed", _id_of(interaction), exc_info=True)
-            await ephemeral(interaction, APOLOGY)
-
-
-async def ephemeral(interaction: discord.Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-def _id_of(interaction: discord.Interaction) -> Any:
-    # the custom id only: interaction.data of a Select carries the values chosen
-    data = interaction.data or {}
-    return data.get("custom_id")  # type: ignore[union-attr]

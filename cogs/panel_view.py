@@ -14,15 +14,16 @@ Layout (Discord allows 5 rows, 25 options a Select, 100 characters a custom id):
 
 Each field holds its own default until the player changes that field (``bot.campaign.drafts``).
 
-Every item is a ``DynamicItem`` whose custom id ``adm:<campaign>:<step>:<seat>:<verb>[:<arg>]``
-carries all it needs, so a panel keeps working after a restart.
+This module says what the panel shows (its text, its Selects' options, which parts a field
+is split into); ``cogs.panel_items`` lays the components out, one DynamicItem class per verb,
+whose custom ids (``cogs.panel_ids``) carry all they need, so a panel keeps working after a
+restart.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 
@@ -31,25 +32,11 @@ from bot.campaign.models import Panel
 from bot.campaign.summaries import describe_action  # the one shared with the service
 from bot.rules.base import ActionSpec, InputField, Request
 from cogs.common import clip, timestamp
-from cogs.panel_guard import (
-    BUTTON_VERBS,
-    SELECT_VERBS,
-    Admitted,
-    PanelKey,
-    parse_custom_id,
-)
 
-T = TypeVar("T")
 SELECT_OPTIONS = 25
 SELECTS_PER_PAGE = 4  # the fifth row holds the buttons
 BUTTONS_PER_ROW = 5
 MAX_BUTTONS = 25
-# Every custom id of ours, however mangled, reaches the items, so a forged or garbled id gets
-# a refusal instead of no answer at all. discord.py runs every matching template's factory on
-# the clicked component, so each factory also receives the other kind: it stays silent then
-# (``Admitted.foreign``) and the factory of the right kind answers.
-BUTTON_TEMPLATE = r"adm:(?P<button>.*)"
-SELECT_TEMPLATE = r"adm:(?P<select>.*)"
 
 
 @dataclass(frozen=True)
@@ -58,70 +45,6 @@ class Mode:
 
     spec: int | None = None
     page: int = 0
-
-
-class PanelButton(
-    Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
-):
-    """A panel button; ``interaction_check`` (``Admitted``) admits only the seat's holder,
-    and its callback is handled by the Panels cog."""
-
-    def __init__(
-        self, item: discord.ui.Button[Any], key: PanelKey | None, verb: str, arg: str
-    ) -> None:
-        super().__init__(item)
-        self.key, self.verb, self.arg = key, verb, arg
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> PanelButton:
-        if not isinstance(item, discord.ui.Button):
-            return _foreign(cls(item, None, "", ""))  # type: ignore[arg-type]  # a Select
-        parsed = parse_custom_id(match[0], BUTTON_VERBS)
-        return cls(item, parsed.key, parsed.verb, parsed.arg)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _handler(interaction).on_button(self, interaction)
-
-
-class PanelSelect(
-    Admitted, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
-):
-    """A panel Select (one chunk of one field); admitted like ``PanelButton``, its callback
-    is handled by the Panels cog."""
-
-    def __init__(self, item: discord.ui.Select[Any], key: PanelKey | None, arg: str) -> None:
-        super().__init__(item)
-        self.key, self.arg = key, arg
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> PanelSelect:
-        if not isinstance(item, discord.ui.Select):
-            return _foreign(cls(item, None, ""))  # type: ignore[arg-type]  # a Button
-        parsed = parse_custom_id(match[0], SELECT_VERBS)
-        return cls(item, parsed.key, parsed.arg)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _handler(interaction).on_select(self, interaction)
-
-
-def _foreign(item: T) -> T:
-    """Marks an item made for a component of the other kind: it stays silent and the item of
-    the right kind answers."""
-    item.foreign = True  # type: ignore[attr-defined]
-    return item
-
-
-def _handler(interaction: discord.Interaction) -> Any:
-    # The cog is looked up on the bot rather than imported, which keeps this module free of
-    # the cog (the cog imports us).
-    cog = interaction.client.get_cog("Panels")  # type: ignore[attr-defined]
-    if cog is None:
-        raise RuntimeError("the Panels cog is not loaded")
-    return cog
 
 
 # ---------------------------------------------------------------- reading drafts and actions
@@ -161,21 +84,7 @@ def initial_mode(request: Request) -> Mode:
     return Mode()
 
 
-def render(panel: Panel, mode: Mode | None = None, note: str = "") -> tuple[str, discord.ui.View]:
-    """Content and View for a panel in the given mode."""
-    mode = mode or initial_mode(panel.request)
-    key = PanelKey.of(panel)
-    view = discord.ui.View(timeout=None)
-    if mode.spec is None or not 0 <= mode.spec < len(panel.request.actions):
-        _overview(view, key, panel.request)
-        return _content(panel, None, note), view
-    spec = panel.request.actions[mode.spec]
-    page = min(max(mode.page, 0), page_count(spec) - 1)
-    _spec_page(view, key, panel, mode.spec, page)
-    return _content(panel, spec, note, page), view
-
-
-def _content(panel: Panel, spec: ActionSpec | None, note: str, page: int = 0) -> str:
+def panel_content(panel: Panel, spec: ActionSpec | None, note: str, page: int = 0) -> str:
     request = panel.request
     lines = [request.prompt]
     if panel.deadline is not None:
@@ -200,78 +109,6 @@ def _content(panel: Panel, spec: ActionSpec | None, note: str, page: int = 0) ->
     return clip("\n".join(lines))
 
 
-def _overview(view: discord.ui.View, key: PanelKey, request: Request) -> None:
-    """Ordinary actions fill the first rows; destructive ones (red) get the last row alone, so
-    they never sit beside Ready or Pass."""
-    indexed = list(enumerate(request.actions))
-    harmful = [(i, s) for i, s in indexed if s.destructive][:BUTTONS_PER_ROW]
-    plain = [(i, s) for i, s in indexed if not s.destructive]
-    plain = plain[: MAX_BUTTONS - (BUTTONS_PER_ROW if harmful else 0)]
-    rows = -(-len(plain) // BUTTONS_PER_ROW)
-    placed = [(i, s, n // BUTTONS_PER_ROW) for n, (i, s) in enumerate(plain)]
-    placed += [(i, s, rows) for i, s in harmful]
-    for i, spec, row in placed:
-        verb = "open" if spec.fields or spec.confirm or spec.destructive else "sub"
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=clip(spec.label, 80),
-            style=discord.ButtonStyle.danger if spec.destructive else discord.ButtonStyle.primary,
-            custom_id=key.custom_id(verb, str(i)),
-            row=row,
-        )
-        view.add_item(PanelButton(button, key, verb, str(i)))
-
-
-def _spec_page(view: discord.ui.View, key: PanelKey, panel: Panel, s: int, page: int) -> None:
-    spec = panel.request.actions[s]
-    chunks = chunks_of(spec)
-    shown = chunks[page * SELECTS_PER_PAGE : (page + 1) * SELECTS_PER_PAGE]
-    for row, (f, c) in enumerate(shown):
-        field = spec.fields[f]
-        if drafts.number_range(field) is not None:
-            view.add_item(_number_button(key, f"{s}.{f}.{page}", field,
-                                         draft_values(panel, spec, field), row))
-            continue
-        if not field.options:
-            continue  # Discord refuses an empty Select; the rules will say what is missing
-        arg = f"{s}.{f}.{c}.{page}"
-        select = _select(field, c, len(chunks_of_field(spec, f)), draft_values(panel, spec, field))
-        select.custom_id = key.custom_id("sel", arg)
-        select.row = row
-        view.add_item(PanelSelect(select, key, arg))
-    if spec.destructive:
-        buttons = [("sub", str(s), clip(f"Confirm: {spec.label}", 80),
-                    discord.ButtonStyle.danger)]
-    else:
-        buttons = [("sub", str(s), "Submit", discord.ButtonStyle.success)]
-    if len(panel.request.actions) > 1:
-        buttons.append(("back", "", "Back", discord.ButtonStyle.secondary))
-    if page > 0:
-        buttons.append(("page", f"{s}.{page - 1}", "◀ Prev", discord.ButtonStyle.secondary))
-    if page + 1 < page_count(spec):
-        buttons.append(("page", f"{s}.{page + 1}", "Next ▶", discord.ButtonStyle.secondary))
-    for verb, arg, label, style in buttons:
-        custom_id = key.custom_id(verb, arg or None)
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, style=style, custom_id=custom_id, row=SELECTS_PER_PAGE
-        )
-        view.add_item(PanelButton(button, key, verb, arg))
-
-
-def _number_button(
-    key: PanelKey, arg: str, field: InputField, chosen: list[str], row: int
-) -> PanelButton:
-    """A number is typed in a text box (``cogs.panel_modal``); the button shows the value."""
-    low, high = drafts.number_range(field) or (0, 0)
-    shown = chosen[0] if chosen else f"enter a number ({low}-{high})"
-    button: discord.ui.Button[Any] = discord.ui.Button(
-        label=clip(f"{field.label}: {shown}", 80),
-        style=discord.ButtonStyle.secondary if chosen else discord.ButtonStyle.primary,
-        custom_id=key.custom_id("num", arg),
-        row=row,
-    )
-    return PanelButton(button, key, "num", arg)
-
-
 def chunks_of_field(spec: ActionSpec, f: int) -> list[int]:
     return [c for ff, c in chunks_of(spec) if ff == f]
 
@@ -280,7 +117,7 @@ def chunk_options(field: InputField, c: int) -> list[Any]:
     return field.options[c * SELECT_OPTIONS : (c + 1) * SELECT_OPTIONS]
 
 
-def _select(
+def choice_menu(
     field: InputField, c: int, n_chunks: int, chosen: list[str]
 ) -> discord.ui.Select[Any]:
     options = chunk_options(field, c)

@@ -6,6 +6,8 @@ one is remembered so that ``/help rule`` offers it first (docs/dev/service-contr
 
 from __future__ import annotations
 
+from typing import Protocol, cast
+
 import discord
 
 from bot.campaign import rulings
@@ -15,15 +17,16 @@ WHY_HINT = "-# Why? `/help rule:` offers the rule behind this first."
 LAST_RULINGS_KEPT = 5000
 
 
+class RememberedRulings(Protocol):
+    """What the bot declares for this (``bot.client.AdmiraltyBot.last_rulings``): user id ->
+    ruling id of that user's last refusal, in memory only (a convenience a restart may
+    forget). A protocol, not an import: the client imports this module."""
+
+    last_rulings: dict[int, str]
+
+
 def _store(interaction: discord.Interaction) -> dict[int, str]:
-    """user id -> ruling id of that user's last refusal, kept on the bot (in memory only: a
-    convenience that a restart may forget)."""
-    client = interaction.client
-    store = getattr(client, "last_rulings", None)
-    if store is None:
-        store = {}
-        client.last_rulings = store  # type: ignore[attr-defined]
-    return store
+    return cast(RememberedRulings, interaction.client).last_rulings
 
 
 def refusal_text(interaction: discord.Interaction, error: UserError) -> str:

@@ -7,7 +7,6 @@ from typing import Any
 import discord
 import simcord
 
-from cogs.panel_view import PanelButton, PanelSelect
 from tests.cogs.simworld import World, custom_ids
 
 NOT_YOURS = "This panel belongs to a seat you don't hold"
@@ -31,7 +30,8 @@ def ids_for(cid: object, step: object, seat: object) -> list[str]:
 
 def forged_view(ids: list[str], *, buttons_only: bool = False) -> discord.ui.View:
     """A view whose components carry the given custom ids (a Select for ':sel:' ids, with the
-    guess rule set's options 1-6), built as the bot's own panel items would be."""
+    guess rule set's options 1-6). Plain items: the panel item classes refuse to carry an id
+    their template does not take, and a click is dispatched by its custom id alone."""
     view = discord.ui.View(timeout=None)
     for row, custom_id in enumerate(ids):
         if ":sel:" in custom_id and not buttons_only:
@@ -39,12 +39,12 @@ def forged_view(ids: list[str], *, buttons_only: bool = False) -> discord.ui.Vie
                 custom_id=custom_id,
                 options=[discord.SelectOption(label=n, value=n) for n in "123456"],
             )
-            view.add_item(PanelSelect(select, None, ""))
+            view.add_item(select)
         else:
             button: discord.ui.Button[Any] = discord.ui.Button(
                 label=f"b{row}", custom_id=custom_id
             )
-            view.add_item(PanelButton(button, None, "", ""))
+            view.add_item(button)
     return view
 
 

@@ -13,15 +13,15 @@ from hypothesis import strategies as st
 from bot.campaign.models import Panel
 from bot.errors import InvalidInput
 from bot.rules.base import ActionSpec, InputField, Option, Request
+from cogs import panel_items
+from cogs.panel_ids import PanelKey
+from cogs.panel_items import render
 from cogs.panel_view import (
-    BUTTON_TEMPLATE,
-    SELECT_TEMPLATE,
     Mode,
     build_action,
     describe_action,
     merge_chunk,
     page_count,
-    render,
 )
 from tests.support.examples import examples
 
@@ -125,23 +125,65 @@ def test_any_request_renders_within_discord_limits(
     check_limits(view)
 
 
-def test_templates_match_the_ids_they_make() -> None:
-    import re
+def _matching(custom_id: str) -> list[tuple[str, dict[str, str | None]]]:
+    """The registered panel item classes whose template takes the id (discord.py runs each
+    of them), with the named groups read."""
+    found = []
+    for cls in panel_items.PANEL_ITEMS:
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            found.append((cls.__name__, match.groupdict()))
+    return found
 
-    from cogs.panel_guard import BUTTON_VERBS, SELECT_VERBS, PanelKey, parse_custom_id
 
-    assert re.fullmatch(BUTTON_TEMPLATE, "adm:1:2:3:sub:0")
-    assert re.fullmatch(BUTTON_TEMPLATE, "adm:1:2:3:back")
-    assert re.fullmatch(SELECT_TEMPLATE, "adm:1:2:3:sel:0.0.0.0")
-    # The templates take any id of ours (so a garbled one is refused, not left unanswered);
-    # the strict parser decides what it names.
-    assert parse_custom_id("adm:1:2:3:sub:0", BUTTON_VERBS).key == PanelKey(1, 2, 3)
-    assert parse_custom_id("adm:1:2:3:back", BUTTON_VERBS).verb == "back"
-    assert parse_custom_id("adm:1:2:3:sel:0.0.0.0", BUTTON_VERBS).key is None
-    assert parse_custom_id("adm:1:2:3:sel:0.0.0.0", SELECT_VERBS).arg == "0.0.0.0"
-    for bad in (f"adm:{2**63}:2:3:open:0", "adm:1:2:3:open:x", "adm:1:2:3:open:0.0.0.0.0",
-                "adm:1:2:open:0", "adm:1:2:3:nope", "adm:-1:2:3:open:0", "adm:١:2:3:open:0"):
-        assert parse_custom_id(bad, BUTTON_VERBS).key is None, bad
+# Ids as panels sent before issue 17 carry them, in DMs that may be clicked long after: the
+# one verb class for each, with its named groups.
+OLD_IDS = {
+    "adm:1:2:3:open:0": ("OpenButton", {"spec": "0"}),
+    "adm:1:2:3:back": ("BackButton", {}),
+    "adm:1:2:3:page:0.1": ("PageButton", {"spec": "0", "page": "1"}),
+    "adm:1:2:3:sub:4": ("SubmitButton", {"spec": "4"}),
+    "adm:1:2:3:num:0.6.1": ("NumberButton", {"spec": "0", "field": "6", "page": "1"}),
+    "adm:1:2:3:sel:0.1.2.3": ("ChoiceSelect",
+                              {"spec": "0", "field": "1", "chunk": "2", "page": "3"}),
+}
+
+
+@pytest.mark.parametrize("custom_id", sorted(OLD_IDS))
+def test_an_old_id_is_read_by_its_verb_alone(custom_id: str) -> None:
+    name, numbers = OLD_IDS[custom_id]
+    assert _matching(custom_id) == [
+        (name, {"campaign": "1", "step": "2", "seat": "3", **numbers})]
+
+
+@pytest.mark.parametrize("custom_id", [
+    "adm:1:2:3:open:x", "adm:1:2:3:open:0.0.0.0.0", "adm:1:2:open:0", "adm:1:2:3:nope",
+    "adm:-1:2:3:open:0", "adm:\u0661:2:3:open:0", "adm:1:2:3:page:0", "adm:1:2:3:sub:-1",
+    "adm:1:2:3:open:0\n", "adm:", "adm:1:1",
+])
+def test_any_other_id_of_ours_is_left_to_the_refusal_alone(custom_id: str) -> None:
+    assert [name for name, _ in _matching(custom_id)] == ["UnreadableId"]
+
+
+def test_ids_beyond_64_bits_name_no_panel() -> None:
+    template = panel_items.OpenButton.__discord_ui_compiled_template__
+    largest, beyond = (template.fullmatch(f"adm:{n}:2:3:open:0") for n in (2**63 - 1, 2**63))
+    assert largest is not None and PanelKey.of_match(largest) == PanelKey(2**63 - 1, 2, 3)
+    assert beyond is not None and PanelKey.of_match(beyond) is None
+
+
+def test_every_id_a_panel_carries_is_read_by_one_verb() -> None:
+    spec = ActionSpec(type="t", label="T", fields=[field(f"f{i}", 30) for i in range(6)])
+    numbers = InputField(name="n", label="N", options=[], kind="number", minimum=0,
+                         maximum=9)
+    with_number = ActionSpec(type="u", label="U", fields=[numbers])
+    views = [render(panel(spec, with_number), Mode(spec=s, page=p))[1]
+             for s in (None, 0, 1) for p in (0, 1)]
+    ids = {c.custom_id for v in views for c in v.children}  # type: ignore[attr-defined]
+    assert {i.split(":")[4] for i in ids} == {"open", "back", "page", "sub", "num", "sel"}
+    for custom_id in ids:
+        found = _matching(custom_id)
+        assert len(found) == 1 and found[0][0] != "UnreadableId", (custom_id, found)
 
 
 def test_build_action_uses_the_drafts_and_refuses_missing_choices() -> None:

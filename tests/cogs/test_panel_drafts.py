@@ -15,7 +15,7 @@ import pytest
 import simcord
 
 from bot.rules.base import Ruleset
-from cogs.panel_guard import PanelKey
+from cogs.panel_ids import PanelKey
 from cogs.panel_modal import number_modal
 from tests.cogs.panel_forgery import NOT_YOURS, panel_parts
 from tests.cogs.simworld import World, custom_ids, dm_texts, fresh, last_panel, texts
@@ -175,7 +175,7 @@ async def test_a_number_modal_for_another_seat_is_refused(world: World, db_path:
         @discord.ui.button(label="open", custom_id="test:forged-modal")
         async def open(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
             await interaction.response.send_modal(
-                number_modal(PanelKey(cid, step, seat), "0.6.1", field, []))
+                number_modal(PanelKey(cid, step, seat), 0, 6, 1, field, []))
 
     user = await world.env.bot.fetch_user(world.bob.id)
     forged = await user.send("forged", view=Opener(timeout=None))
