@@ -1,7 +1,7 @@
 """Benchmark: resolving submits on the real rule sets, against the service's own writer.
 
     .venv/bin/python bench/submit.py [--only NAME ...] [--repeats 4] [--sequential 2]
-                                     [--campaigns 10] [--quick]
+                                     [--campaigns 10] [--quick] [--profile TOP]
 
 Scenarios (``--only``): orbits6-early, orbits6-late, ftcamp-20, ftcamp-200, hrft.
 
@@ -31,7 +31,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
+import io
+import pstats
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -133,6 +136,27 @@ class Bench:
         return ([t for k, t in times.items() if k in resolved],
                 [t for k, t in times.items() if k not in resolved])
 
+    async def profile_round(self, cid: int, top: int) -> str:
+        """cProfile of one resolving submit (its step's other inputs go first, unprofiled):
+        the ``top`` functions by own time and by cumulative time."""
+        db, service = await self._service(self._copy())
+        times: dict[Any, float] = {}
+        try:
+            await self._warm(service, [cid])
+            for i in range(len(self.point.moves) - 1):
+                await self._submit(service, cid, i, times, set())
+            gc.collect()
+            prof = cProfile.Profile()
+            prof.enable()
+            await self._submit(service, cid, len(self.point.moves) - 1, times, set())
+            prof.disable()
+        finally:
+            await db.close()
+        out = io.StringIO()
+        for order in ("tottime", "cumulative"):
+            pstats.Stats(prof, stream=out).strip_dirs().sort_stats(order).print_stats(top)
+        return out.getvalue()
+
     async def reference_round(self, resolving: set[Any]) -> list[float]:
         db = await open_database(self._copy())
         try:
@@ -197,6 +221,9 @@ async def run(name: str, scn: Scenario, args: argparse.Namespace, tmp: Path) -> 
     seq = ids[:args.sequential]
     # a first round warms imports and caches, and gives the reference its transactions
     await bench.service_round(seq)
+    if args.profile:
+        print(await bench.profile_round(seq[0], args.profile), flush=True)
+        return []
     resolving = {(cid, len(point.moves) - 1) for cid in seq}
     other: list[float] = []
 
@@ -241,6 +268,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--campaigns", type=int, default=10,
                         help="campaigns in the burst and the paced run")
     parser.add_argument("--quick", action="store_true", help="tiny run for the smoke test")
+    parser.add_argument("--profile", type=int, default=0, metavar="TOP",
+                        help="instead of measuring: cProfile one resolving submit, its TOP "
+                             "functions by own and by cumulative time")
     args = parser.parse_args(argv)
     if args.quick:
         args.repeats, args.sequential, args.campaigns = 2, 1, 2

@@ -131,3 +131,10 @@ async def drop_snapshot(tx: Tx, campaign_id: int, resolution_no: int) -> None:
         "DELETE FROM snapshots WHERE campaign_id = ? AND resolution_no = ?",
         (campaign_id, resolution_no),
     )
+
+
+async def drop_snapshots(tx: Tx, campaign_id: int) -> None:
+    """Every undo snapshot of a campaign: one that has ended is never undone (``/gm undo``
+    acts on a running campaign only, P-5, and a battle's result, once sent, is the parent's
+    to mend, P-13), so its snapshots would only be dead weight in the file."""
+    await tx.execute("DELETE FROM snapshots WHERE campaign_id = ?", (campaign_id,))

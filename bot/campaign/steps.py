@@ -307,6 +307,7 @@ class StepEngine(ServiceCore):
         if not ctx.row.end_reason:
             ctx.row.end_reason = messages.end_summary(line, report)
         ctx.row.status = Status.ENDED
+        await turns.drop_snapshots(tx, ctx.row.id)  # an ended campaign is never undone (P-5)
         ctx.pending, ctx.submitted = [], {}
         fx.save = "state" if fx.save == "state" else "row"
         await timers.close_open(tx, ctx.row.id)

@@ -6,10 +6,12 @@ seat's view adds that seat's own face-down cards. Deck order never appears in an
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from bot.rules.orbits import cards as C
 from bot.rules.orbits.battle import battle_force
+from bot.rules.orbits.geometry import label
 from bot.rules.orbits.state import OrbitsState, TableCard
 from bot.rules.words import plural
 
@@ -31,18 +33,29 @@ def _hidden_part(state: OrbitsState, cards: list[TableCard], viewer: int | None,
 
 def build_view(state: OrbitsState, viewer: int | None) -> dict[str, Any]:
     o = state.options
-    seat_view = viewer if viewer in state.seat_numbers() else None
+    seat_numbers = state.seat_numbers()
+    seat_view = viewer if viewer in seat_numbers else None
+    names = state.names()
+    # one pass over the table (issue 9): each (area, seat)'s resting face-down and face-up
+    # cards and each transit group's cards, every list in table order
+    here: dict[tuple[str, int], tuple[list[TableCard], list[TableCard]]] = {}
+    moving: dict[int, list[TableCard]] = {}
+    for c in state.table:
+        if c.group is not None:
+            moving.setdefault(c.group, []).append(c)
+        if c.face_up:
+            here.setdefault((c.area, c.owner), ([], []))[1].append(c)
+        elif c.group is None:
+            here.setdefault((c.area, c.owner), ([], []))[0].append(c)
     areas = []
     for area in state.areas():
         stacks = []
-        for seat in state.seat_numbers():
-            here = [c for c in state.table if c.owner == seat and c.area == area]
-            resting_down = [c for c in here if not c.face_up and c.group is None]
-            up = [c for c in here if c.face_up]
+        for seat in seat_numbers:
+            resting_down, up = here.get((area, seat), ([], []))
             if not (resting_down or up):
                 continue
-            fleet_up = [c for c in up if C.is_fleet(c.code)]
-            total, size = battle_force([c.code for c in fleet_up], o.size_class_cap)
+            fleet_up = [c.code for c in up if C.is_fleet(c.code)]
+            total, size = battle_force(fleet_up, o.size_class_cap)
             stacks.append({
                 "seat": seat,
                 "face_up": _sorted(up),
@@ -50,14 +63,11 @@ def build_view(state: OrbitsState, viewer: int | None) -> dict[str, Any]:
                 "fleet_total": total, "size_class": size,
                 "face_down": _hidden_part(state, resting_down, seat_view, seat),
             })
-        areas.append({"id": area, "label": state.area_label(area), "stacks": stacks})
-    transit = []
-    for g in state.groups:
-        moving = state.group_cards(g.id)
-        transit.append({
-            "id": g.id, "seat": g.owner, "origin": g.origin, "destination": g.destination,
-            "tokens": g.tokens, "cards": _hidden_part(state, moving, seat_view, g.owner),
-        })
+        areas.append({"id": area, "label": label(area, names), "stacks": stacks})
+    transit = [{
+        "id": g.id, "seat": g.owner, "origin": g.origin, "destination": g.destination,
+        "tokens": g.tokens, "cards": _hidden_part(state, moving.get(g.id, []), seat_view, g.owner),
+    } for g in state.groups]
     seats = [{
         "number": s.number, "name": s.name, "rp": state.rp[s.number],
         "deck": len(state.decks[s.number]), "discarded": len(state.discards[s.number]),
@@ -66,13 +76,13 @@ def build_view(state: OrbitsState, viewer: int | None) -> dict[str, Any]:
     battle = None
     if state.phase.startswith("battle_") and state.battle_index < len(state.battles):
         b = state.battles[state.battle_index]
+        forces = {}
+        for s in b.sides:
+            total, size = battle_force(b.forces[s], o.size_class_cap)
+            forces[str(s)] = {"cards": b.forces[s], "total": total, "size_class": size,
+                              "stance": state.stance(s, b.area)}
         battle = {
-            "area": b.area, "sides": b.sides,
-            "forces": {str(s): {"cards": b.forces[s],
-                                "total": battle_force(b.forces[s], o.size_class_cap)[0],
-                                "size_class": battle_force(b.forces[s], o.size_class_cap)[1],
-                                "stance": state.stance(s, b.area)}
-                       for s in b.sides},
+            "area": b.area, "sides": b.sides, "forces": forces,
             "result": b.result.model_dump(mode="json") if b.result else None,
         }
     return {
@@ -102,10 +112,10 @@ def status_text(state: OrbitsState, viewer: int | None) -> str:
     if state.phase == "finished":
         head += ": won by " + (", ".join(names[w] for w in state.winners) or "nobody")
     lines = [head]
+    on_table = Counter(c.owner for c in state.table)
     for s in v["seats"]:
-        on_table = sum(1 for c in state.table if c.owner == s["number"])
         lines.append(f"{s['name']}: {s['rp']}/{state.options.target_rp} RP, "
-                     f"{plural(on_table, 'card')} on the table, {s['deck']} in deck, "
+                     f"{plural(on_table[s['number']], 'card')} on the table, {s['deck']} in deck, "
                      f"{plural(s['battles_won'], 'battle')} won")
     if v["viewer"] is not None:
         mine = []
