@@ -19,7 +19,8 @@ PARENT, OTHER = 1, 5
 
 def mark(conn: sqlite3.Connection, campaign_id: int, kind: str, resolution_no: int,
          data: dict[str, object]) -> None:
-    """A GM event as the bot of schema 009 wrote a battle mark (``war_undo.mark_row``)."""
+    """A GM event as the bot of schema 009 wrote a battle mark (as ``war_undo.log_line`` still
+    does, for the GM to read)."""
     conn.execute(
         "INSERT INTO events (campaign_id, step_no, resolution_no, audience, seat, kind, text,"
         " data, created_at) VALUES (?, 1, ?, 'gm', NULL, ?, 'a line', ?, 0)",
