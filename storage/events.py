@@ -72,8 +72,8 @@ async def texts_of_resolution(
 
 
 async def of_kinds(db: Reader, campaign_id: int, kinds: tuple[str, ...]) -> list[EventRow]:
-    """Every event of the given kinds, oldest first (P-13: the results a campaign's battles
-    sent it, so /gm undo can tell which it went back past)."""
+    """Every event of the given kinds, oldest first (P-23: the seats whose orders an undo
+    locked, and those the GM reopened)."""
     marks = ",".join("?" * len(kinds))
     # sorted here, not by ORDER BY id: that would make the planner walk the campaign's
     # whole log in id order rather than seek the few marks through events_by_kind

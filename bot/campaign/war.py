@@ -29,6 +29,7 @@ from bot.rules import registry
 from bot.rules.base import Event, Outcome, Seat
 from storage import campaigns, players
 from storage import events as event_log
+from storage.battle_links import ParentLinks
 from storage.campaigns import CampaignRow
 from storage.db import Tx
 from storage.events import EventRow
@@ -119,8 +120,9 @@ class War:
             how = ("is paused: resume it (/gm resume) first" if pctx.row.status == Status.PAUSED
                    else "is over: fight that battle at the table instead")
             raise InvalidState(f"**{pctx.row.name}** {how}.")
-        await self.war.apply_to_parent(tx, fx, pctx, linked,  # P-14: undo finds the link
-                                       lambda: war_link.link_mark(pctx, child, fx.now))
+        await self.war.apply_to_parent(  # P-14: undo finds the link
+            tx, fx, pctx, linked,
+            lambda links: war_link.record_link(links, pctx, child, fx.now))
 
     async def begin_battle(self, actor: Actor, channel_id: int) -> CampaignInfo:
         """GM: starts a battle created in setup (players joined themselves). It has no parent
@@ -196,14 +198,18 @@ class WarListener:
         is asked to confirm or edit it), written in this same transaction. True when the
         parent or its GM heard of it (P-15: the proposal is the parent's one post)."""
         pctx = await self._load(tx, parent.id)
-        if await war_link.dropped(tx, parent.id, ctx.row):  # P-14: an undo unlinked it
+        links = await ParentLinks.load(tx, parent.id)
+        if war_link.dropped(links, ctx.row):  # P-14: an undo unlinked it
             fx.messages.extend(self._gm_note(pctx, war_link.gone_text(pctx, ctx.row, ended=True)))
             return True
         found = war_undo.arrival(ctx, pctx)  # P-13: the proposal /gm undo makes again
         if found is None:
             return False
         outcome: Outcome | None = found.outcome
-        if outcome is None and await war_link.keep_result(tx, pctx, ctx.row, fx.now):
+        kept = war_link.keep_result(links, pctx, ctx.row, fx.now) if outcome is None else None
+        if kept is not None:
+            await event_log.append(tx, pctx.row.id, [kept])
+            await links.save(tx)
             fx.messages.extend(self._gm_note(pctx, war_link.kept_text(ctx.row)))
             return True
         if outcome is None:
@@ -211,19 +217,24 @@ class WarListener:
                                              " ended, but that battle no longer waits for a "
                                              "result here: nothing is proposed."))
             return True
-        await self.apply_to_parent(tx, fx, pctx, outcome,  # P-13: undo finds the arrival
-                                   lambda: war_undo.mark(pctx, ctx.row, fx.now))
+        await self.apply_to_parent(  # P-13: undo finds the arrival
+            tx, fx, pctx, outcome,
+            lambda links: war_undo.record_result(links, pctx, ctx.row, fx.now))
         return True
 
     async def apply_to_parent(self, tx: Tx, fx: Effects, pctx: Ctx, outcome: Outcome,
-                              mark: Callable[[], EventRow]) -> None:
+                              record: Callable[[ParentLinks], EventRow]) -> None:
         """A change to the parent from one of its battles (a link, a result): not a
-        resolution of the parent (no undo snapshot), so ``mark()``, made once the change is
-        applied, logs it for /gm undo (P-13, P-14); saved in the caller's transaction."""
+        resolution of the parent (no undo snapshot), so ``record(links)``, made once the
+        change is applied, sets the battle's row of the parent's links (P-13, P-14: what
+        /gm undo reads) and gives the parent's log line; saved in the caller's
+        transaction. (Read after the change: applying it may settle kept links.)"""
         pfx = Effects(now=fx.now)
         await self._apply(tx, pctx, pfx, outcome, closes_step=False, answered=None)
-        pfx.events.append(mark())
+        links = await ParentLinks.load(tx, pctx.row.id)
+        pfx.events.append(record(links))
         await event_log.append(tx, pctx.row.id, pfx.events)
+        await links.save(tx)
         fx.messages.extend(pfx.messages)
         await campaigns.save(tx, pctx.row, fx.now, state_changed=True)
         self._cache.pop(pctx.row.id, None)  # the parent changed outside its own intent

@@ -3,15 +3,16 @@
 The result an HRFT battle (a child campaign) sends its parent when it ends arrives OUTSIDE a
 resolution of the parent (E-D36), so no undo snapshot holds the state just after it. An undo
 in the parent that went back past the arrival would drop the proposal, and the round would
-wait for a result that can never come again (that battle is over). So each arrival is marked
-in the parent's log (kind ``battle_arrival``, tagged with the parent's resolution number it
-came after), and ``gm_undo`` proposes again, in its own transaction, every result whose
-arrival it went back past, wherever the restored state waits for it. Where it does not (the
-undo went back to before that battle was listed), the result is kept (``battle_owed``) and
-proposed by the first resolution after which the battle waits again: replaying the same
-orders lists the same battle (P-5). A kept result belongs to the round it was fought in (the
-parent's optional ``battle_round(state)``): when that round is over without it, it is dropped
-and the GM told.
+wait for a result that can never come again (that battle is over). So each arrival is kept
+as state, in the battle's row of ``battle_links`` (``ResultState.ARRIVED``, with the parent's
+resolution number it came after; P-41: the row is not in the undo snapshots), and ``gm_undo``
+proposes again, in its own transaction, every result whose arrival it went back past,
+wherever the restored state waits for it. Where it does not (the undo went back to before
+that battle was listed), the result is kept (``OWED``) and proposed by the first resolution
+after which the battle waits again: replaying the same orders lists the same battle (P-5). A
+kept result belongs to the round it was fought in (the parent's optional
+``battle_round(state)``): when that round is over without it, it is dropped (``DROPPED``)
+and the GM told. Each change is also a GM line of the parent's log, for the GM to read.
 
 The proposal itself is the one the battle's end made (``arrival``): the battle's rule set
 gives its result (``battle_result``), the parent's rule set takes it (``propose_battle``),
@@ -27,8 +28,8 @@ from bot.campaign.battle_child import war_title
 from bot.campaign.core import Ctx, Effects
 from bot.errors import InvalidState
 from bot.rules.base import Audience, Event, Outcome
-from storage import campaigns
-from storage import events as event_log
+from storage import battle_links, campaigns
+from storage.battle_links import ParentLinks, ResultState
 from storage.campaigns import CampaignRow, Reader
 from storage.db import Database, Tx
 from storage.events import EventRow
@@ -36,10 +37,9 @@ from storage.status import LIVE, Status
 
 Load = Callable[[Reader, int], Awaitable[Ctx]]  # the service's loader of one campaign
 
-ARRIVED = "battle_arrival"  # a battle's result came in (at its end, or again after an undo)
-OWED = "battle_owed"  # kept: proposed as soon as that battle waits for a result again
-DROPPED = "battle_dropped"  # its round ended without that battle: nothing to propose it to
-MARKS = (ARRIVED, OWED, DROPPED)
+# the kinds of the parent's log lines (GM events) that say what became of a result
+LOGGED = {ResultState.ARRIVED: "battle_arrival", ResultState.OWED: "battle_owed",
+          ResultState.DROPPED: "battle_dropped"}
 GM_ENDED_IT = "The GM ended it"  # how lifecycle.end keeps a GM's end (``end_reason``)
 
 
@@ -75,38 +75,31 @@ def named(child: CampaignRow) -> str:
     return told[0].lower() + told[1:] if told.startswith("Battle **") else told
 
 
-def mark(parent: Ctx, child: CampaignRow, now: float, kind: str = ARRIVED,
-         round_no: int | None = None) -> EventRow:
-    """The parent's log line that a battle's result came in, is kept, or was dropped."""
-    text = {ARRIVED: f"The result of {named(child)} came in from its thread.",
-            OWED: f"The result of {named(child)} is kept until that battle waits for it.",
-            DROPPED: f"The result of {named(child)} was dropped: its round ended without "
-                     "that battle."}[kind]
-    return mark_row(parent, child, now, kind, text, round_no)
+def record_result(links: ParentLinks, parent: Ctx, child: CampaignRow, now: float,
+                  state: ResultState = ResultState.ARRIVED,
+                  round_no: int | None = None) -> EventRow:
+    """The battle's result came in, is kept, or was dropped: its row in ``links`` (saved by
+    the caller) and the parent's log line that says so (returned, for the caller to log)."""
+    links.set_result(child.id, child.parent_ref or "", state, parent.row.resolution_no,
+                     round_no)
+    text = {ResultState.ARRIVED: f"The result of {named(child)} came in from its thread.",
+            ResultState.OWED: f"The result of {named(child)} is kept until that battle "
+                              "waits for it.",
+            ResultState.DROPPED: f"The result of {named(child)} was dropped: its round ended "
+                                 "without that battle."}[state]
+    return log_line(parent, child, now, LOGGED[state], text, round_no)
 
 
-def mark_row(parent: Ctx, child: CampaignRow, now: float, kind: str, text: str,
+def log_line(parent: Ctx, child: CampaignRow, now: float, kind: str, text: str,
              round_no: int | None) -> EventRow:
     """A GM line of the parent's log about one of its battles (``data["campaign"]`` names
-    it, ``data["round"]`` the round it belongs to), as /gm undo reads them back."""
+    it, ``data["round"]`` the round it belongs to): the GM's record; undo reads
+    ``battle_links``, never these lines."""
     data: dict[str, object] = {"campaign": child.id, "ref": child.parent_ref}
     if round_no is not None:
         data["round"] = round_no
     return EventRow(step_no=parent.row.step_no, resolution_no=parent.row.resolution_no,
                     audience="gm", seat=None, kind=kind, text=text, data=data, created_at=now)
-
-
-async def newest_marks(db: Reader, campaign_id: int,
-                       kinds: tuple[str, ...]) -> dict[int, EventRow]:
-    """Battle campaign id -> its newest mark of ``kinds`` in the parent's log, in the order
-    those newest marks were written."""
-    latest: dict[int, EventRow] = {}
-    for m in await event_log.of_kinds(db, campaign_id, kinds):
-        cid = m.data.get("campaign")
-        if isinstance(cid, int):
-            latest.pop(cid, None)
-            latest[cid] = m
-    return latest
 
 
 def round_of(ctx: Ctx) -> int | None:
@@ -139,7 +132,8 @@ class ResultUndo:
                   if row is not None and row.parent_id is not None else None)
         if row is None or parent is None:
             return
-        if row.id not in await self.marks(self.db, parent.id):
+        link = await battle_links.get(self.db, parent.id, row.id)
+        if link is None or link.result is None:
             return
         raise InvalidState(
             f"**{row.name}** is over and its result went to **{parent.name}** (battle "
@@ -147,27 +141,25 @@ class ResultUndo:
             "it, changes a craft's fate first, or closes the battle and reports its losses "
             "by hand; /gm undo there takes back a confirmation.")
 
-    async def marks(self, db: Reader, campaign_id: int) -> dict[int, EventRow]:
-        """Battle campaign id -> its newest result mark in the parent's log, oldest first."""
-        return await newest_marks(db, campaign_id, MARKS)
-
     async def _ended_battle(self, tx: Tx, parent: Ctx, cid: int) -> Ctx | None:
         row = await campaigns.get(tx, cid)
         if row is None or row.parent_id != parent.row.id or row.status != Status.ENDED:
             return None
         return await self._load(tx, cid)
 
-    async def results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
+    async def results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int,
+                                 links: ParentLinks) -> list[str]:
         """``gm_undo`` has put back the state from before resolution ``undone``: every result
         that arrived after that point is proposed again where the restored state waits for
         it, else kept. Its events are logged but not sent (the GM had them at the arrival;
         the undo's announcement and the GM's fresh panel say it). Returns the announcement's
-        lines."""
+        lines; the changed rows of ``links`` are the caller's to save."""
         lines: list[str] = []
-        for cid, m in (await self.marks(tx, ctx.row.id)).items():
-            if not (m.kind == OWED or (m.kind == ARRIVED and m.resolution_no >= undone)):
+        for r in links.results():
+            if not (r.result is ResultState.OWED or (
+                    r.result is ResultState.ARRIVED and r.result_resolution >= undone)):
                 continue  # the restored state has it (or it was dropped)
-            child = await self._ended_battle(tx, ctx, cid)
+            child = await self._ended_battle(tx, ctx, r.child_id)
             found = arrival(child, ctx) if child is not None else None
             if child is None or found is None:
                 continue
@@ -180,32 +172,36 @@ class ResultUndo:
                     seat=ev.audience.seat if ev.audience.kind == "seat" else None,
                     kind=ev.kind, text=ev.text, data=ev.data, created_at=fx.now,
                 ) for ev in found.outcome.events]
-                fx.events.append(mark(ctx, child.row, fx.now))
+                fx.events.append(record_result(links, ctx, child.row, fx.now))
                 lines.append(f"The result of {named(child.row)}, fought in its thread, came "
                              "in after that point: it is proposed again.")
-            elif m.kind == ARRIVED:
-                fx.events.append(mark(ctx, child.row, fx.now, OWED, round_of(ctx)))
+            elif r.result is ResultState.ARRIVED:
+                fx.events.append(record_result(links, ctx, child.row, fx.now,
+                                               ResultState.OWED, round_of(ctx)))
                 lines.append(f"The result of {named(child.row)}, fought in its thread, came "
                              "in after that point: it is kept, and proposed again as soon as "
                              "that battle waits for its result.")
         return lines
 
-    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects,
+                           links: ParentLinks) -> list[Event]:
         """After a change of a parent's state: each kept result (``OWED``) whose battle waits
         again is proposed; one whose round is over is dropped (the GM is told). Returns the
-        events to route with the change."""
+        events to route with the change; the changed rows of ``links`` are the caller's to
+        save."""
         if not ctx.ruleset.takes_battle_results or ctx.row.status not in LIVE:
             return []
         events: list[Event] = []
-        for cid, m in (await self.marks(tx, ctx.row.id)).items():
-            if m.kind != OWED:
+        for r in links.results():
+            if r.result is not ResultState.OWED:
                 continue
-            child = await self._ended_battle(tx, ctx, cid)
+            child = await self._ended_battle(tx, ctx, r.child_id)
             if child is None:
                 continue
-            kept, now = m.data.get("round"), round_of(ctx)
-            if isinstance(kept, int) and now is not None and now > kept:
-                fx.events.append(mark(ctx, child.row, fx.now, DROPPED))
+            kept, now = r.result_round, round_of(ctx)
+            if kept is not None and now is not None and now > kept:
+                fx.events.append(record_result(links, ctx, child.row, fx.now,
+                                               ResultState.DROPPED))
                 events.append(Event(audience=Audience.gm(), kind="battle_note", text=(
                     f"The result of {named(child.row)}, fought in its thread, was kept after "
                     f"an undo for round {kept}, but that round ended without that battle: "
@@ -216,7 +212,7 @@ class ResultUndo:
             if found is None or found.outcome is None:
                 continue
             _take(ctx, found.outcome)
-            fx.events.append(mark(ctx, child.row, fx.now))
+            fx.events.append(record_result(links, ctx, child.row, fx.now))
             events.append(Event(audience=Audience.public(), kind="battle_again", post=False,
                                 text=f"The result of {named(child.row)}, fought in its "
                                      "thread, is proposed again."))

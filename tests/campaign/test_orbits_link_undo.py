@@ -11,19 +11,31 @@ result that ended while the battle was unlisted was lost ("no longer waits")."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from typing import Any
 
-from bot.campaign import CampaignService
-from bot.campaign.war_link import LINK_DROPPED, LINK_MARKS, LINK_OWED, LINKED
-from bot.campaign.war_undo import ARRIVED, DROPPED, MARKS, OWED
+from bot.campaign import CampaignService, war_link, war_undo
 from bot.rules.base import GM_SEAT
 from bot.rules.orbits.battles import open_battles
 from bot.rules.orbits.state import OrbitsState
-from storage import Database
+from storage import Database, battle_links, migrate, open_database
 from storage import campaigns as campaign_rows
 from storage import events as event_log
+from storage.battle_links import LinkState, ResultState
+from storage.db import migrations
 from storage.outbox import OutboxRow
-from tests.campaign.conftest import ALICE, BOB, GM, GUILD, channel_texts, dms_to, outbox
+from tests.campaign.conftest import (
+    ALICE,
+    BOB,
+    GM,
+    GUILD,
+    SEED,
+    FakeClock,
+    channel_texts,
+    dms_to,
+    outbox,
+)
 from tests.campaign.test_orbits_war_loop import (
     PARENT_CHANNEL,
     THREAD,
@@ -31,6 +43,12 @@ from tests.campaign.test_orbits_war_loop import (
     parent,
     parent_state,
 )
+
+# the GM's log lines of each change (the GM's record; undo reads the battle_links rows)
+LINKED, LINK_OWED, LINK_DROPPED = (war_link.LOGGED[s] for s in LinkState)
+LINK_MARKS = (LINKED, LINK_OWED, LINK_DROPPED)
+ARRIVED, OWED, DROPPED = (war_undo.LOGGED[s] for s in ResultState)
+MARKS = (ARRIVED, OWED, DROPPED)
 
 NAME = "Battle at Orbit 1"
 REPORT = "battle at Orbit 1, losses"  # the report step's title in a player's panel
@@ -52,6 +70,12 @@ async def replay(service: CampaignService) -> None:
 
 async def marks(db: Database, pid: int, kinds: tuple[str, ...] = LINK_MARKS) -> list[str]:
     return [m.kind for m in await event_log.of_kinds(db, pid, kinds)]
+
+
+async def link_of(db: Database, pid: int) -> tuple[LinkState | None, ResultState | None]:
+    """The state of the campaign's one battle thread: its link and its result."""
+    [row] = await battle_links.of_parent(db, pid)
+    return row.link, row.result
 
 
 def asked_to_report(rows: list[OutboxRow], since: int) -> int:
@@ -81,6 +105,7 @@ async def test_p14_undo_to_before_the_battle_list_links_it_again_when_it_comes_u
             "it is linked again as soon as that battle comes up.") in text
     assert (await parent_state(db, pid)).battles == []
     assert await marks(db, pid) == [LINKED, LINK_OWED]
+    assert await link_of(db, pid) == (LinkState.OWED, None)
     await replay(service)
     state = await parent_state(db, pid)
     assert state.battles[0].linked == NAME
@@ -89,6 +114,7 @@ async def test_p14_undo_to_before_the_battle_list_links_it_again_when_it_comes_u
     assert asked_to_report(rows, opened) == 0  # the players are never asked for this battle
     assert await marks(db, pid, ("battle_linked",)) == ["battle_linked"] * 2  # said again
     assert await marks(db, pid) == [LINKED, LINK_OWED, LINKED]
+    assert await link_of(db, pid) == (LinkState.LINKED, None)
     # the thread's result reaches the campaign, under its thread's name
     await service.end(GM, THREAD, "the sides part")
     assert await pending(service, pid) == [(GM_SEAT, "battle1_confirm")]
@@ -120,6 +146,7 @@ async def test_p14_undo_that_keeps_the_battle_waiting_links_it_in_the_same_step(
     await replay(service)
     assert await pending(service, pid) == [(GM_SEAT, "battle1_linked")]
     assert await marks(db, pid) == [LINKED, LINKED, LINK_OWED, LINKED]
+    assert await link_of(db, pid) == (LinkState.LINKED, None)
 
 
 async def test_p14_result_in_then_undo_before_the_confirmation(
@@ -144,6 +171,7 @@ async def test_p14_result_in_then_undo_before_the_confirmation(
     assert sum("result proposed" in t and NAME in t for t in channel_texts(rows)) == 2
     assert not any("is over" in t and NAME in t for t in channel_texts(rows))
     assert await marks(db, pid, MARKS) == [ARRIVED, OWED, ARRIVED]
+    assert await link_of(db, pid) == (LinkState.LINKED, ResultState.ARRIVED)
     await service.submit(GM, pid, again.step_no, {"type": "confirm"}, seat=GM_SEAT)
     assert (await parent_state(db, pid)).turn == 2  # nobody lost anything: the next turn
 
@@ -187,6 +215,7 @@ async def test_p14_thread_ends_while_its_battle_is_unlisted_the_result_is_kept(
                     "again after the undo: its result is kept, and proposed as soon as that "
                     "battle waits for it."]
     assert await marks(db, pid, MARKS) == [OWED]
+    assert await link_of(db, pid) == (LinkState.OWED, ResultState.OWED)
     await replay(service)
     state = await parent_state(db, pid)
     assert state.battles[0].linked == NAME and state.battles[0].proposal is not None
@@ -233,6 +262,7 @@ async def test_p14_the_battle_does_not_come_up_again_the_thread_and_gm_are_told(
              if "ended, but it no longer fights" in r.content]
     assert len(ended) == 1 and "its result is not proposed" in ended[0]
     assert await marks(db, pid, MARKS) == []
+    assert await link_of(db, pid) == (LinkState.DROPPED, None)
     # even an undo back to Orbit 1's battle does not make it fight for the campaign again
     await service.gm_undo(GM, PARENT_CHANNEL)
     await replay(service)
@@ -273,7 +303,42 @@ async def test_o_d21_a_kept_result_belongs_to_its_turn(
     await service.gm_edit_state(GM, PARENT_CHANNEL, next_turn, "turn 2")
     assert await marks(db, pid, MARKS) == [ARRIVED, OWED, DROPPED]
     assert await marks(db, pid) == [LINKED, LINK_OWED, LINK_DROPPED]
+    assert await link_of(db, pid) == (LinkState.DROPPED, ResultState.DROPPED)
     rows = (await outbox(db))[sent:]
     note = [r.content for r in dms_to(rows, GM) if "was kept after an undo" in r.content]
     assert len(note) == 1 and "round 1" in note[0] and NAME in note[0]
     assert not [r for r in rows if r.channel_id == THREAD]
+
+
+async def test_p14_a_link_an_older_version_kept_is_made_again_after_the_upgrade(
+    tmp_path: Path,
+) -> None:
+    """Migration 010 on a database the bot of schema 009 left with a battle kept linked by
+    an undo (only its marks in the log said so): after the upgrade the same deployment links
+    it again, and the players are never asked to report it."""
+    path = tmp_path / "war.db"
+    db = await open_database(path)
+    try:
+        service = CampaignService(db, clock=FakeClock(), seed_source=lambda: SEED)
+        pid = await parent(service)
+        await open_it(service, pid)
+        opened = await last_id(db)
+        assert "linked again as soon as" in await service.gm_undo(GM, PARENT_CHANNEL)
+        assert await marks(db, pid) == [LINKED, LINK_OWED]
+    finally:
+        await db.close()
+    conn = sqlite3.connect(path)  # schema 009: the same marks, no table of links
+    conn.executescript("DROP TABLE battle_links; UPDATE schema_version SET version = 9;")
+    conn.close()
+    assert await migrate(path) == (9, len(migrations()))
+    db = await open_database(path)
+    try:
+        assert await link_of(db, pid) == (LinkState.OWED, None)
+        service = CampaignService(db, clock=FakeClock(), seed_source=lambda: SEED)
+        await replay(service)
+        assert (await parent_state(db, pid)).battles[0].linked == NAME
+        assert await pending(service, pid) == [(GM_SEAT, "battle1_linked")]
+        assert asked_to_report(await outbox(db), opened) == 0
+        assert await link_of(db, pid) == (LinkState.LINKED, None)
+    finally:
+        await db.close()

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 
 from bot.campaign import CampaignService
-from bot.campaign.war_undo import ARRIVED, DROPPED, OWED
+from bot.campaign.war_undo import LOGGED
 from bot.errors import InvalidState, NotFound
 from bot.rules.base import GM_SEAT
-from storage import Database
+from storage import Database, battle_links
 from storage import campaigns as campaign_rows
 from storage import events as event_log
+from storage.battle_links import ResultState
 from tests.campaign.conftest import ALICE, BOB, GM, GUILD, channel_texts, dms_to, outbox
 from tests.campaign.test_war_loop import (
     PARENT_CHANNEL,
@@ -25,6 +26,14 @@ from tests.campaign.test_war_loop import (
 )
 
 PROPOSED = "Proposed change to the campaign"
+# the GM's log lines of each change (the GM's record; undo reads the battle_links rows)
+ARRIVED, OWED, DROPPED = (LOGGED[s] for s in ResultState)
+
+
+async def result_of(db: Database, parent_id: int) -> ResultState | None:
+    """The state of the result of the campaign's one battle thread."""
+    [row] = await battle_links.of_parent(db, parent_id)
+    return row.result
 
 
 async def row_of(db: Database, campaign_id: int) -> Any:
@@ -95,6 +104,7 @@ async def test_p13_undo_past_the_arrival_proposes_the_result_again(
     # the log says it for the GM
     marks = await event_log.of_kinds(db, parent_id, (ARRIVED, OWED, DROPPED))
     assert [m.kind for m in marks] == [ARRIVED, ARRIVED]
+    assert await result_of(db, parent_id) is ResultState.ARRIVED
 
     # Confirmed again, the round opens, with the battle's losses and without the edit.
     await service.submit(GM, parent_id, again.step_no, {"type": "confirm", "battle": ref},
@@ -145,6 +155,7 @@ async def test_p13_undo_to_before_the_battle_was_listed_keeps_the_result_for_it(
     assert sum(PROPOSED in r.content for r in dms_to(rows, GM)) == 2
     marks = await event_log.of_kinds(db, parent_id, (ARRIVED, OWED, DROPPED))
     assert [m.kind for m in marks] == [ARRIVED, OWED, ARRIVED]
+    assert await result_of(db, parent_id) is ResultState.ARRIVED
     await service.submit(GM, parent_id, again.step_no, {"type": "confirm", "battle": ref},
                          seat=GM_SEAT)
     assert parent_state(await row_of(db, parent_id)) == confirmed  # the round opens as before
@@ -189,6 +200,7 @@ async def test_p13_a_kept_result_whose_round_ends_without_its_battle_is_dropped(
     assert not [w for w in state.war if w.status in ("waiting", "proposed")]
     marks = await event_log.of_kinds(db, parent_id, (ARRIVED, OWED, DROPPED))
     assert [m.kind for m in marks] == [ARRIVED, OWED, DROPPED]
+    assert await result_of(db, parent_id) is ResultState.DROPPED
     note = [r.content for r in dms_to(await outbox(db), GM)
             if "was kept after an undo" in r.content]
     assert len(note) == 1 and "round 1" in note[0] and "it is not proposed" in note[0]

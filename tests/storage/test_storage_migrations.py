@@ -72,14 +72,16 @@ async def test_002_keeps_the_newest_ten_snapshots_of_each_campaign(
     assert await migrate(path) == (len(migrations()), len(migrations()))  # runs once
 
 
-async def test_battle_marks_are_read_through_an_index(tmp_path: Path) -> None:
-    """Migration 007: the marks /gm undo reads by kind on every resolution (P-13, P-14) come
-    from the index, not from a scan of the campaign's whole log."""
+async def test_order_lock_marks_are_read_through_an_index(tmp_path: Path) -> None:
+    """Migration 007: the marks read by kind in the write transaction (P-23's locked orders,
+    at every change of sealed orders; the battle marks of P-13 and P-14 are rows of
+    ``battle_links`` since migration 010) come from the index, not from a scan of the
+    campaign's whole log."""
     path = tmp_path / "marks.db"
     await migrate(path)
     conn = sqlite3.connect(path)
     plan = conn.execute(
         "EXPLAIN QUERY PLAN SELECT * FROM events WHERE campaign_id = ? AND kind IN (?, ?)",
-        (1, "battle_arrival", "link_made")).fetchall()
+        (1, "orders_locked", "orders_reopened")).fetchall()
     conn.close()
     assert any("events_by_kind" in str(step) for step in plan), plan
