@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.campaign.models import Status
 from bot.campaign.steps import war_title
 from bot.errors import InvalidInput, InvalidState, UserError
+from bot.rules.base import YesNo
 from cogs.battle_open import OpenBattleButton
 from cogs.battle_read import (
     RULESET,
@@ -477,7 +478,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         # the rules read the amounts; a bad one is refused in the (ephemeral) answer
         action: dict[str, Any] = {
             "type": "damage", "target": target.strip(), "kind": kind, "arc": arc,
-            "hits": points.strip(), "concentrate": "yes" if concentrate else "no",
+            "hits": points.strip(), "concentrate": YesNo.of(concentrate).value,
             "source": source.strip()[:60],
         }
         if nearer is not None:
@@ -500,7 +501,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         battle = await _battle(interaction)
         require_spec(battle, "repair", "repair")
         action = {"type": "repair", "target": target.strip(), "parties": str(parties),
-                  "medic": "yes" if medic else "no"}
+                  "medic": YesNo.of(medic).value}
         await self._act(interaction, battle, action, "Repair tried")
 
     @app_commands.command(description="Say you are done with this step (or with setup)")

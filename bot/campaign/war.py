@@ -27,6 +27,7 @@ from bot.campaign.war_undo import Load
 from bot.errors import InvalidInput, InvalidState
 from bot.rules import registry
 from bot.rules.base import Event, Outcome, Seat
+from bot.rules.war_models import Intake
 from storage import campaigns, players
 from storage import events as event_log
 from storage.battle_links import ParentLinks
@@ -165,7 +166,7 @@ class War:
         outcome = rules.start(options_model(rules, ctx.row.options), seats,
                               self.engine._dice(ctx, "start"))
         if roster or forces:
-            taken = rules.take_in(outcome.state, {"roster": roster, "forces": forces or []})
+            taken = rules.take_in(outcome.state, Intake(roster=roster, forces=forces or []))
             outcome = Outcome(state=taken.state, events=[*outcome.events, *taken.events],
                               finished=taken.finished)
         ctx.row.status = Status.RUNNING

@@ -17,6 +17,7 @@ panel can build them from Selects and Buttons; each rule set validates them and 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -123,6 +124,19 @@ class Option(BaseModel):
     value: str
     label: str
     description: str = ""
+
+
+class YesNo(StrEnum):
+    """A yes/no choice as a Select offers it and an action stores it ("yes"/"no", so actions
+    stored before keep their meaning); an action model reads it as a bool
+    (``bot.rules.actions.Flag``)."""
+
+    YES = "yes"
+    NO = "no"
+
+    @classmethod
+    def of(cls, value: bool) -> YesNo:
+        return cls.YES if value else cls.NO
 
 
 class InputField(BaseModel):

@@ -90,6 +90,30 @@ class BattleSpec(BaseModel):
     name: str = ""
 
 
+class IntakeForce(BaseModel):
+    """One side of a parent's battle as the battle seats it (``Intake.forces``): the
+    ``ForceSpec`` with the battle seat in place of the parent's. The battle's rule set
+    checks the bounds (HRFT: H-D35) and says what is wrong in its own words."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    side: str
+    label: str = ""
+    budget: int = 0
+    max_class: int = 1
+
+
+class Intake(BaseModel):
+    """What a parent's battle brings in when it starts (``take_in``, H-D28, H-D35): the
+    craft that come in as named designs, seated, and the sides fought with a budget."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    roster: list[RosterCraft] = Field(default_factory=list)
+    forces: list[IntakeForce] = Field(default_factory=list)
+
+
 class CraftFate(BaseModel):
     """One brought-in or mustered craft's end of a battle (E-D36, H-D37): ``side`` is the
     force's side key of a mustered ship, '' for a roster craft; hull boxes are HRFT's."""

@@ -14,6 +14,7 @@ from bot.errors import RulesError
 from bot.rules.base import Audience, Dice, Event, ImageRef
 from bot.rules.hrft import directions, maneuvers, overload, repair, vtif
 from bot.rules.hrft import result_embeds as shown
+from bot.rules.hrft.actions import Damage, Fire, Repair
 from bot.rules.hrft.arcs import check_arc
 from bot.rules.hrft.damage import AttackReport, apply_attack
 from bot.rules.hrft.model import Ship, System
@@ -86,9 +87,9 @@ def fireable(state: BattleState, ship: Ship, system: System) -> str | None:
     return None
 
 
-def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> Event:
+def fire(state: BattleState, seat: int, action: Fire, dice: Dice) -> Event:
     """Fire weapons of one ship at one target: one attack (H-5). Mutates ``state``."""
-    picks = _as_list(action.get("weapons"))
+    picks = _as_list(action.weapons)
     if not picks:
         raise RulesError("Choose at least one weapon (values 'ship:system').", ruling="H-D15")
     ship_ids = {p.split(":", 1)[0] for p in picks}
@@ -104,14 +105,14 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
                          "with working communications.", ruling="H-11")
     if state.fire_phase == 1 and not late:
         raise RulesError("Only ships with damaged communications fire now.", ruling="H-11")
-    target = _ship(state, action.get("target"), "target")
+    target = _ship(state, action.target, "target")
     if target.seat == seat:
         raise RulesError("Choose an enemy ship as the target.", ruling="H-D15")
     if target.out:
         raise RulesError(f"{target.name} is out of the battle.", ruling="H-D15")
-    rng = _number(action.get("range"), "Range (MU)", 0, MAX_RANGE)
-    arc = check_arc(action.get("arc", ""))
-    bearing = check_arc(action.get("bearing") or "F")
+    rng = _number(action.range, "Range (MU)", 0, MAX_RANGE)
+    arc = check_arc(action.arc)
+    bearing = check_arc(action.bearing or "F")
     key = f"{firer.uid}>{target.uid}"  # H-D15: one attack per ship and target a step
     if key in state.attacks_this_step:
         raise RulesError(f"{firer.name} has already fired at {target.name} this step; fire all "
@@ -141,7 +142,7 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
     all_dice: list[dict[str, Any]] = []
     total = 0
     declared = maneuvers.evasive_of(state, target.uid)  # H-D32: the target's own declaration
-    given = action.get("evasive")
+    given = action.evasive
     evasive = declared if given in (None, "") else _number(given, "Evasive points", 0, 12)
     step = step_def(state.options, state.step).number
     overloaded: list[tuple[System, str]] = []  # H-D31: weapons firing faster than their rate
@@ -193,13 +194,13 @@ def fire(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> E
                         weapons=len(lines))
 
 
-def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> Event:
+def manual_damage(state: BattleState, seat: int, action: Damage, dice: Dice) -> Event:
     """Damage from a weapon not in the tables (missiles, fighters, area, enveloping, ...)."""
-    target = _ship(state, action.get("target"), "target")
+    target = _ship(state, action.target, "target")
     if target.out:
         raise RulesError(f"{target.name} is out of the battle.", ruling="H-D15")
-    kind = str(action.get("kind", "direct"))
-    arc = check_arc(action.get("arc", ""))
+    kind = str(action.kind)
+    arc = check_arc(action.arc)
     lines: list[str] = []
     extra: dict[str, Any] = {}
     amounts = damage_amounts(action)
@@ -213,13 +214,13 @@ def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: D
         points = sum(amounts)  # H-D30: one attack; its total spreads as H-9 says
         if len(amounts) > 1:
             lines.append(f"Hits {' + '.join(map(str, amounts))} = {points} (one attack)")
-        nearer = action.get("nearer") or None
-        concentrate = str(action.get("concentrate", "no")).lower() in ("yes", "true", "1")
+        nearer = action.nearer or None
+        concentrate = action.concentrate
         if kind not in directions.KINDS:
             raise RulesError(f"Unknown damage kind '{kind}'. Kinds: "
                              f"{', '.join(directions.KINDS)}.", ruling="H-9")
         hits = directions.hits_for(kind, arc, points, nearer, concentrate)
-    source = str(action.get("source", "")).strip()[:60]
+    source = str(action.source).strip()[:60]
     report = apply_attack(target, hits, dice)
     state.ships[target.uid] = report.ship
     state.hand_entered = True  # P-22: no deadline default confirms this battle's result
@@ -230,10 +231,10 @@ def manual_damage(state: BattleState, seat: int, action: dict[str, Any], dice: D
                         {"kind": kind, **extra, **_report_data(report)})
 
 
-def damage_amounts(action: dict[str, Any]) -> list[int]:
+def damage_amounts(action: Damage) -> list[int]:
     """H-D30: the damage of a manual entry, from ``hits`` (free text: '30' or '3,2,4') or the
     panel's ``points``: each amount a whole number 1..MAX_POINTS, at most MAX_HITS of them."""
-    hits, points = action.get("hits"), action.get("points")
+    hits, points = action.hits, action.points
     if hits not in (None, "", []) and points not in (None, "", []):
         raise RulesError("Give the damage once: as points (panel) or hits (text), not both.",
                          ruling="H-D30")
@@ -253,14 +254,14 @@ def damage_amounts(action: dict[str, Any]) -> list[int]:
     return amounts
 
 
-def do_repair(state: BattleState, seat: int, action: dict[str, Any], dice: Dice) -> Event:
+def do_repair(state: BattleState, seat: int, action: Repair, dice: Dice) -> Event:
     """One damage-control attempt (H-10); target given as '<ship>|<target>'."""
-    raw = str(action.get("target", ""))
+    raw = str(action.target)
     ship_id, _, what = raw.partition("|")
     ship = _ship(state, ship_id, "repairing")
     if ship.seat != seat:
         raise RulesError(f"{ship.name} is not your ship.", ruling="H-10")
-    parties = _number(action.get("parties", 1), "DCPs", 1, repair.MAX_PARTIES)
+    parties = _number(action.parties, "DCPs", 1, repair.MAX_PARTIES)
     free = ship.working_dcps - state.dcp_used.get(ship.uid, 0)
     if parties > free:
         raise RulesError(f"{ship.name} has {plural(free, 'DCP')} free this turn; each acts once a "
@@ -268,7 +269,7 @@ def do_repair(state: BattleState, seat: int, action: dict[str, Any], dice: Dice)
     if f"{ship.uid}|{what}" in state.repair_attempts:
         raise RulesError(f"{ship.name} has already tried that repair this turn; put up to "
                          f"{repair.MAX_PARTIES} DCPs on one attempt instead.", ruling="H-10")
-    medic = str(action.get("medic", "no")).lower() in ("yes", "true", "1")
+    medic = action.medic
     if medic and ship.uid in state.medic_used:
         raise RulesError(f"{ship.name} has had its medic roll (+1) this turn.", ruling="H-10")
     result = repair.attempt(ship, what, parties, dice, medic_bonus=medic)

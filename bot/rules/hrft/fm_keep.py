@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.errors import InvalidInput, RulesError
 from bot.rules.base import ActionSpec, Audience, Event, InputField, Option
+from bot.rules.hrft.actions import BringDocked
 from bot.rules.hrft.carried import OUT_STATUSES
 from bot.rules.hrft.convert import BUILTIN_REMEDY, fleet_designs, fleet_ship, is_builtin
 from bot.rules.hrft.model import KeptFleet, Ship
@@ -120,9 +121,9 @@ def _join(state: BattleState, k: int, i: int, entry: dict[str, Any]) -> Ship:
     return added
 
 
-def bring_docked(state: BattleState, action: dict[str, Any]) -> list[Event]:
+def bring_docked(state: BattleState, action: BringDocked) -> list[Event]:
     """H-D54: the GM brings one docked ship in. Mutates ``state`` (the caller's copy)."""
-    wanted = str(action.get("ship", ""))
+    wanted = str(action.ship)
     waiting = {f"{k}.{i}": (k, i, e) for k, i, e in docked(state)}
     if wanted not in waiting:
         names = ", ".join(str(e.get("name") or e.get("uid")) for _, _, e in waiting.values())

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from bot.errors import InvalidInput, PermissionDenied, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Audience, Dice, Event, InputField
 from bot.rules.hrft import combat, fm_keep, muster
+from bot.rules.hrft.actions import AddDesign, AnyAction, BringDocked, Damage
 from bot.rules.hrft.convert import convert_design
 from bot.rules.hrft.imports import MAX_CATALOG, read_catalog, ships_from_file, skipped_text
 from bot.rules.hrft.model import Ship
@@ -46,24 +47,24 @@ def gm_actions(state: BattleState) -> list[ActionSpec]:
     return [damage_spec(state)]
 
 
-def act(state: BattleState, action: dict[str, Any], dice: Dice) -> tuple[BattleState,
-                                                                          list[Event]]:
+def act(state: BattleState, action: AnyAction, dice: Dice) -> tuple[BattleState,
+                                                                   list[Event]]:
     """Applies one GM action to a copy of ``state``; RulesError says what is allowed."""
-    kind = str(action.get("type", ""))
+    kind = "" if action.type is None else str(action.type)
     allowed = [spec.type for spec in gm_actions(state)]
     if kind not in allowed:
         # nothing is asked of the GM: a seat's action (ready, fire...) is not theirs
         raise PermissionDenied(f"The GM cannot '{kind}' now. Allowed now: "
                          f"{', '.join(allowed) or 'nothing (wait for an open step)'}.")
     state = state.model_copy(deep=True)
-    if kind == "damage":
+    if isinstance(action, Damage):
         return state, [combat.manual_damage(state, GM_SEAT, action, dice)]
-    if kind == "bring_docked":
+    if isinstance(action, BringDocked):
         return state, fm_keep.bring_docked(state, action)
+    assert isinstance(action, AddDesign)  # the only other action the GM is offered
     if state.step == "muster":
-        return state, muster.add_designs(state, str(action.get("filename", "")),
-                                         str(action.get("content", "")))
-    return add_design(state, str(action.get("filename", "")), str(action.get("content", "")))
+        return state, muster.add_designs(state, str(action.filename), str(action.content))
+    return add_design(state, str(action.filename), str(action.content))
 
 
 def parse_roster(raw: Any) -> list[RosterCraft]:

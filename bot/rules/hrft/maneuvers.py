@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.errors import RulesError
 from bot.rules.base import ActionSpec, Audience, Event, InputField, Option
+from bot.rules.hrft.actions import Maneuver as ManeuverAction
 from bot.rules.hrft.model import Ship
 from bot.rules.hrft.state import BattleState, Maneuver, Order
 
@@ -120,19 +121,19 @@ def _number(raw: Any, what: str, high: int) -> int:
     return value
 
 
-def declare(state: BattleState, seat: int, action: dict[str, Any]) -> Event:
+def declare(state: BattleState, seat: int, action: ManeuverAction) -> Event:
     """Record one ship's after-mid-turn manoeuvre (mutates ``state``); a public event."""
     if state.step != DECLARE_STEP or state.fire_phase != 0:
         raise RulesError("Manoeuvres after mid-turn are declared in the mid-turn fire step.",
                          ruling="H-D32")
-    ship = state.ships.get(str(action.get("ship", "")))
+    ship = state.ships.get(str(action.ship))
     if ship is None or ship.seat != seat or ship.out:
         mine = ", ".join(s.uid for s in state.ships_of(seat) if not s.out) or "none"
         raise RulesError(f"Choose one of your ships still fighting: {mine}.", ruling="H-D32")
     if ship.uid in state.maneuvers:
         raise RulesError(f"{ship.name} has already declared its manoeuvre this turn.",
                          ruling="H-D32")
-    raw = action.get("kinds") or []
+    raw = action.kinds or []
     kinds = [raw] if isinstance(raw, str) else [str(k) for k in raw]
     allowed = offered_kinds(state)
     bad = [k for k in kinds if k not in allowed]
@@ -142,8 +143,8 @@ def declare(state: BattleState, seat: int, action: dict[str, Any]) -> Event:
                          ruling="H-D32")
     redline = "redline" in kinds
     left = unallocated(state, ship, redline)
-    thrust = _number(action.get("thrust"), f"{ship.name}: thrust used", left)
-    evasive = _number(action.get("evasive"), f"{ship.name}: evasive points", MAX_EVASIVE)
+    thrust = _number(action.thrust, f"{ship.name}: thrust used", left)
+    evasive = _number(action.evasive, f"{ship.name}: evasive points", MAX_EVASIVE)
     state.maneuvers[ship.uid] = Maneuver(kinds=kinds, thrust=thrust, evasive=evasive,
                                          redline=redline)
     parts = [", ".join(KINDS[k] for k in kinds), f"thrust {thrust} of {left} un-allocated"]

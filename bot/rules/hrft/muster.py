@@ -27,6 +27,7 @@ from bot.rules.base import (
     Option,
     Request,
 )
+from bot.rules.hrft.actions import AnyAction, Muster
 from bot.rules.hrft.convert import convert_design
 from bot.rules.hrft.imports import MAX_CATALOG, read_catalog, ships_from_file, skipped_text
 from bot.rules.hrft.model import Ship
@@ -223,22 +224,20 @@ def _count(design: Design, raw: Any, slots: int) -> int:
     return n
 
 
-def read_picks(state: BattleState, seat: int, action: dict[str, Any]) -> dict[str, int]:
+def read_picks(state: BattleState, seat: int, action: AnyAction) -> dict[str, int]:
     """A seat's muster action as design key -> count; RulesError says what is wrong."""
     force = force_of(state, seat)
     if force is None or force not in asked(state):
         raise PermissionDenied(f"{state.seat_name(seat)} has no ships to choose in this "
                                "battle.")
-    if action.get("type") != "muster":
+    if not isinstance(action, Muster):
         raise RulesError("Now each side chooses its ships (the muster panel): nothing "
                          "else is possible yet.", ruling="H-D36")
     known = designs(state)
     slots = _slots(state, force)
     mine = eligible(state, force)
     picks: dict[str, int] = {}
-    for key, raw in action.items():
-        if key == "type":
-            continue
+    for key, raw in action.extras().items():
         design = known.get(key)
         if design is None:
             names = ", ".join(f"{d.key} ({d.name})" for d in mine)
@@ -266,7 +265,7 @@ def read_picks(state: BattleState, seat: int, action: dict[str, Any]) -> dict[st
     return picks
 
 
-def check(state: BattleState, seat: int, action: dict[str, Any]) -> None:
+def check(state: BattleState, seat: int, action: AnyAction) -> None:
     """Refuses a bad sealed muster action when it is submitted (H-D36)."""
     read_picks(state, seat, action)
 
@@ -334,7 +333,7 @@ def _numbered(state: BattleState, base: str) -> str:
     return f"{base} {n}"
 
 
-def resolve(state: BattleState, actions: dict[int, dict[str, Any]],
+def resolve(state: BattleState, actions: dict[int, AnyAction],
             defaulted: frozenset[int] = frozenset()) -> list[Event]:
     """H-D36: every force's picks (a missing one: its default) become its ships, in seat
     order; one public event lists each side's ships and the MASS used of its budget, marking

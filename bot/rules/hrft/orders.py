@@ -11,9 +11,19 @@ from __future__ import annotations
 from typing import Any
 
 from bot.errors import RulesError
-from bot.rules.base import BY_DEFAULT, ActionSpec, Audience, Event, InputField, Option, Request
+from bot.rules.base import (
+    BY_DEFAULT,
+    ActionSpec,
+    Audience,
+    Event,
+    InputField,
+    Option,
+    Request,
+    YesNo,
+)
 from bot.rules.hrft import result_embeds as shown
 from bot.rules.hrft import screens
+from bot.rules.hrft.actions import KINDS, AnyAction, Orders
 from bot.rules.hrft.maneuvers import redline_bonus, thrust_limit
 from bot.rules.hrft.model import Ship
 from bot.rules.hrft.state import BattleState, Order
@@ -50,7 +60,8 @@ def ship_fields(state: BattleState, ship: Ship) -> list[InputField]:
         bonus = redline_bonus(thrust, state.options.redline)
         fields.append(InputField(
             name=f"{uid}.redline", label=f"{ship.name}: redline engines (+{bonus})",
-            options=[Option(value="no", label="No"), Option(value="yes", label="Yes")]))
+            options=[Option(value=YesNo.NO.value, label="No"),
+                     Option(value=YesNo.YES.value, label="Yes")]))
     if state.options.vtif:
         fields.append(InputField(
             name=f"{uid}.tracking", label=f"{ship.name}: tracking",
@@ -70,7 +81,7 @@ def default_order(state: BattleState, ship: Ship) -> dict[str, str]:
         except RulesError:
             out[f"{ship.uid}.screens"] = "off"
     if state.options.redline != "off":
-        out[f"{ship.uid}.redline"] = "no"
+        out[f"{ship.uid}.redline"] = YesNo.NO.value
     if state.options.vtif:
         out[f"{ship.uid}.tracking"] = "0"
     return out
@@ -102,13 +113,13 @@ def _int(action: dict[str, Any], key: str, default: int, low: int, high: int, wh
     return value
 
 
-def read_order(state: BattleState, ship: Ship, action: dict[str, Any]) -> Order:
+def read_order(state: BattleState, ship: Ship, action: Orders) -> Order:
     """One ship's order from the action (missing fields: the default), checked."""
     uid, thrust = ship.uid, ship.current_thrust
     base = default_order(state, ship)
-    get = {k: action.get(k, v) for k, v in base.items()}
+    get = {k: action.given(k, v) for k, v in base.items()}
     speed = _int(get, f"{uid}.speed", 0, 0, 99, f"{ship.name}: speed")
-    redline = str(action.get(f"{uid}.redline", "no")).lower() in ("yes", "true", "1")
+    redline = action.redline(uid)
     if redline and state.options.redline == "off":
         raise RulesError(f"{ship.name}: redlined engines need the battle option redline "
                          "(third or half).", ruling="H-D32")
@@ -145,19 +156,19 @@ def read_order(state: BattleState, ship: Ship, action: dict[str, Any]) -> Order:
     return order
 
 
-def check_orders(state: BattleState, seat: int, action: dict[str, Any]) -> None:
+def check_orders(state: BattleState, seat: int, action: AnyAction) -> None:
     """Raise RulesError if the seat's sealed orders are not legal."""
-    if action.get("type") != "orders":
+    if not isinstance(action, Orders):
         raise RulesError("Written orders are one 'orders' action for all your ships.",
                          ruling="H-D13")
     for ship in state.ships_of(seat):
         if not ship.out:
             read_order(state, ship, action)
-    if len(str(action.get("note", ""))) > MAX_NOTE:
+    if len(str(action.note)) > MAX_NOTE:
         raise RulesError(f"The note may be at most {MAX_NOTE} characters.", ruling="H-D13")
 
 
-def reveal(state: BattleState, actions: dict[int, dict[str, Any]],
+def reveal(state: BattleState, actions: dict[int, Orders],
            defaulted: frozenset[int] = frozenset()) -> list[Event]:
     """Step 2: apply every seat's orders (mutates ``state``) and announce them publicly;
     the orders of ``defaulted`` seats (taken by the service at the deadline) and of seats
@@ -167,11 +178,14 @@ def reveal(state: BattleState, actions: dict[int, dict[str, Any]],
     private: list[Event] = []
     state.notes = {}
     for seat in state.living_seats():
-        action = actions.get(seat) or orders_request(state, seat).default or {}
-        note = str(action.get("note", "")).strip()[:MAX_NOTE]
+        action = actions.get(seat) or KINDS.read(orders_request(state, seat).default or {})
+        if not isinstance(action, Orders):  # the default is always orders
+            raise RulesError("Written orders are one 'orders' action for all your ships.",
+                             ruling="H-D13")
+        note = str(action.note).strip()[:MAX_NOTE]
         if note:
             state.notes[seat] = note
-        mark = f" ({BY_DEFAULT})" if seat in defaulted or not actions.get(seat) else ""
+        mark = f" ({BY_DEFAULT})" if seat in defaulted or seat not in actions else ""
         lines.append(f"{state.seat_name(seat)}:" + (f" _{note}_" if note else "") + mark)
         sides.append((state.seat_name(seat) + mark, [f"_{note}_"] if note else []))
         for ship in state.ships_of(seat):

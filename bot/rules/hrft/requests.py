@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.rules.base import ActionSpec, InputField, Option, Request
+from bot.rules.base import ActionSpec, InputField, Option, Request, YesNo
 from bot.rules.hrft import repair
 from bot.rules.hrft.arcs import ARCS
 from bot.rules.hrft.combat import fireable
@@ -116,7 +116,8 @@ def repair_spec(state: BattleState, seat: int) -> ActionSpec | None:
                    options=[Option(value=str(n), label=f"{n} DCP ({7 - n}+)")
                             for n in range(1, repair.MAX_PARTIES + 1)]),
         InputField(name="medic", label="Medic roll (+1, DCP repair, once a turn)",
-                   options=[Option(value="no", label="No"), Option(value="yes", label="Yes")]),
+                   options=[Option(value=YesNo.NO.value, label="No"),
+                            Option(value=YesNo.YES.value, label="Yes")]),
     ])
 
 

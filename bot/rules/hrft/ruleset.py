@@ -7,12 +7,14 @@ turn-end repair) where each seat acts any number of times and then says Ready.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import NoReturn
 
 from pydantic import BaseModel
 
 from bot.errors import InvalidState, NotFound, PermissionDenied, RulesError
+from bot.rules.actions import ActionData
 from bot.rules.base import (
     GM_SEAT,
     ActionSpec,
@@ -27,6 +29,19 @@ from bot.rules.base import (
 from bot.rules.hrft import combat, fm_keep, gm, maneuvers, muster, orders, requests, result
 from bot.rules.hrft import result_embeds as shown
 from bot.rules.hrft import view as views
+from bot.rules.hrft.actions import (
+    KINDS,
+    AddFile,
+    AddSample,
+    AnyAction,
+    Concede,
+    Damage,
+    Fire,
+    Maneuver,
+    Ready,
+    Repair,
+    StayOut,
+)
 from bot.rules.hrft.export import fleet_file
 from bot.rules.hrft.imports import Imported, catalog_from_file, read_file
 from bot.rules.hrft.samples import sample_ship
@@ -34,8 +49,8 @@ from bot.rules.hrft.scripted import HrftScriptedPlayer
 from bot.rules.hrft.sequence import HrftOptions, next_step, step_def
 from bot.rules.hrft.state import BattleState, add_ship
 from bot.rules.hrft.weapons import WEAPONS
-from bot.rules.ruleset_base import RulesetBase
-from bot.rules.war_models import BattleResult
+from bot.rules.ruleset_base import RulesetBase, View
+from bot.rules.war_models import BattleResult, Intake
 from bot.rules.words import plural
 
 SMALL_UNIT_TYPES = {"hangar", "sm_launcher", "sm_rack", "tender_bay"}
@@ -81,21 +96,21 @@ def _initiative_tie(state: BattleState, order: list[int]) -> str:
         return ""
     return f" (a tie at {best}: the side with the lower seat number wins it)"
 
-class HrftRuleset(RulesetBase):
+class HrftRuleset(RulesetBase[BattleState, HrftOptions]):
     """The ``hrft`` rule set (exported as ``RULESET``)."""
 
     name = "hrft"
     title = "High Resolution Full Thrust"
     min_seats = 2
     max_seats = 6
-    options_model: type[BaseModel] = HrftOptions
-    state_model: type[BaseModel] = BattleState
+    options_model = HrftOptions
+    state_model = BattleState
     help_text = HELP
     writes_side_files = True  # side_file writes a side's survivors
 
     # -- protocol -------------------------------------------------------------------------
     @staticmethod
-    def step_name(state: Any, pending: list[Request]) -> StepName:
+    def step_name(state: BattleState, pending: list[Request]) -> StepName:
         """One tracker per turn: its steps follow one another."""
         st = BattleState.model_validate(state)
         if st.step == "muster":  # H-D36: still setup (one tracker), named for what it asks
@@ -108,7 +123,7 @@ class HrftRuleset(RulesetBase):
             title = st.step
         return StepName(f"turn-{st.turn}", f"Turn {st.turn}: {title}")
 
-    def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome:
+    def start(self, options: HrftOptions, seats: list[Seat], dice: Dice) -> Outcome:
         opts = options if isinstance(options, HrftOptions) else HrftOptions.model_validate(
             options.model_dump() if isinstance(options, BaseModel) else options)
         state = BattleState(options=opts, seats=list(seats))
@@ -118,7 +133,7 @@ class HrftRuleset(RulesetBase):
         return Outcome(state=state, events=[Event(audience=Audience.public(), kind="setup",
                                                   text=text)])
 
-    def pending(self, state: Any) -> list[Request]:
+    def pending(self, state: BattleState) -> list[Request]:
         state = self._state(state)
         if state.finished:
             return []
@@ -132,42 +147,49 @@ class HrftRuleset(RulesetBase):
         return [requests.open_request(state, seat) for seat in self._required(state)
                 if seat not in state.ready]
 
-    def check(self, state: Any, seat: int, action: dict[str, Any]) -> None:
+    def check(self, state: BattleState, seat: int, action: ActionData) -> None:
         """Refuses illegal written orders when they are submitted, not at the reveal."""
         state = self._state(state)
+        read = KINDS.read(action)
         if state.step == "muster":  # H-D36: over budget, over class, too many...
-            muster.check(state, seat, action)
+            muster.check(state, seat, read)
             return
         if seat not in state.living_seats():
             raise PermissionDenied(f"Seat {seat} has no ships to give orders to.")
-        orders.check_orders(state, seat, action)
+        orders.check_orders(state, seat, read)
 
-    def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+    def resolve(self, state: BattleState, actions: dict[int, ActionData],
+                dice: Dice) -> Outcome:
         return self.resolve_with_defaults(state, actions, dice, frozenset())
 
-    def resolve_with_defaults(self, state: Any, actions: dict[int, dict[str, Any]],
+    def resolve_with_defaults(self, state: BattleState, actions: dict[int, ActionData],
                               dice: Dice, defaulted: frozenset[int]) -> Outcome:
         """``defaulted``: seats whose orders the service took by default at the deadline;
         the reveal marks them."""
         state = self._state(state).model_copy(deep=True)
+        read = {seat: KINDS.read(action) for seat, action in actions.items()}
         if state.step == "muster":
-            events = muster.resolve(state, actions, defaulted)
+            events = muster.resolve(state, read, defaulted)
             self._after_muster(state, events)
             return self._outcome(state, events)
         if state.step != "orders":
             raise InvalidState("Only the written orders and the sides' ship choices are "
                                "resolved together.")
-        for seat, action in actions.items():
+        written: dict[int, orders.Orders] = {}
+        for seat, action in read.items():
             if seat not in state.living_seats():
                 raise PermissionDenied(f"Seat {seat} has no ships to give orders to.")
             orders.check_orders(state, seat, action)
-        events = orders.reveal(state, actions, defaulted)
+            assert isinstance(action, orders.Orders)  # check_orders refuses any other
+            written[seat] = action
+        events = orders.reveal(state, written, defaulted)
         self._enter(state, "initiative1", dice, events)
         return self._outcome(state, events)
 
-    def act(self, state: Any, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
+    def act(self, state: BattleState, seat: int, data: ActionData, dice: Dice) -> Outcome:
         state = self._state(state).model_copy(deep=True)
-        kind = str(action.get("type", ""))
+        action = KINDS.read(data)
+        kind = "" if action.type is None else str(action.type)
         if state.finished:
             raise InvalidState("The battle is over.")
         if seat == GM_SEAT:  # H-D29: the GM acts without being asked
@@ -183,39 +205,47 @@ class HrftRuleset(RulesetBase):
             raise RulesError("Your side's ships were chosen from its budget; wait for the "
                              "other sides to add theirs.", ruling="H-D36")
         if state.step == "setup":
-            return self._setup_act(state, seat, kind, action)
+            return self._setup_act(state, seat, action)
         sd = step_def(state.options, state.step)
         events: list[Event] = []
         if seat not in self._required(state):
             raise PermissionDenied("You have no ship that acts in this step.")
-        if kind == "ready":
-            if seat not in state.ready:
-                state.ready.append(seat)
-        elif kind == "concede":
-            state.conceded.append(seat)
-            events.append(Event(audience=Audience.public(), kind="concede",
-                                text=f"{state.seat_name(seat)} concedes: their ships leave."))
-        elif kind == "fire" and sd.kind == "fire":
-            events.append(combat.fire(state, seat, action, dice))
-        elif kind == "maneuver" and sd.kind == "fire":
-            events.append(maneuvers.declare(state, seat, action))
-        elif kind == "damage":
-            events.append(combat.manual_damage(state, seat, action, dice))
-        elif kind == "repair" and sd.kind == "repair":
-            events.append(combat.do_repair(state, seat, action, dice))
-        else:
-            allowed = [a.type for a in requests.open_request(state, seat).actions]
-            raise RulesError(f"'{kind}' is not possible now ({sd.title}). Allowed: "
-                             f"{', '.join(allowed)}.", ruling="H-15")
+        match action:
+            case Ready():
+                if seat not in state.ready:
+                    state.ready.append(seat)
+            case Concede():
+                state.conceded.append(seat)
+                events.append(Event(audience=Audience.public(), kind="concede",
+                                    text=f"{state.seat_name(seat)} concedes: their ships "
+                                         "leave."))
+            case Fire() if sd.kind == "fire":
+                events.append(combat.fire(state, seat, action, dice))
+            case Maneuver() if sd.kind == "fire":
+                events.append(maneuvers.declare(state, seat, action))
+            case Damage():
+                events.append(combat.manual_damage(state, seat, action, dice))
+            case Repair() if sd.kind == "repair":
+                events.append(combat.do_repair(state, seat, action, dice))
+            case _:
+                self._refuse(state, seat, kind, sd.title)
         self._settle(state, dice, events)
         return self._outcome(state, events)
 
-    def take_in(self, state: Any, linked: dict[str, Any]) -> Outcome:
+    @staticmethod
+    def _refuse(state: BattleState, seat: int, kind: str, title: str) -> NoReturn:
+        allowed = [a.type for a in requests.open_request(state, seat).actions]
+        raise RulesError(f"'{kind}' is not possible now ({title}). Allowed: "
+                         f"{', '.join(allowed)}.", ruling="H-15")
+
+    def take_in(self, state: BattleState, intake: Intake | Mapping[str, object]) -> Outcome:
         """A parent campaign's battle comes in, once, during setup (H-D28, H-D35):
-        ``linked["roster"]`` its craft (RosterCraft dicts, brought in as named designs),
-        ``linked["forces"]`` its sides fought with a budget (Force dicts), which then choose
-        their ships in the sealed muster step (H-D36). Either may be missing or empty. The
-        service applies the Outcome as the GM's, in the transaction that starts the battle."""
+        ``intake.roster`` its craft (brought in as named designs), ``intake.forces`` its
+        sides fought with a budget, which then choose their ships in the sealed muster step
+        (H-D36). Either may be empty. The service applies the Outcome as the GM's, in the
+        transaction that starts the battle. A plain mapping (the form before the shared
+        ``Intake``) is read with the refusals it always had."""
+        linked = intake.model_dump() if isinstance(intake, Intake) else intake
         state = self._state(state).model_copy(deep=True)
         if state.step != "setup" or state.turn:
             raise InvalidState("A campaign battle's craft and forces come in during setup.")
@@ -238,19 +268,19 @@ class HrftRuleset(RulesetBase):
                 self._after_muster(state, events)
         return self._outcome(state, events)
 
-    def gm_actions(self, state: Any) -> list[ActionSpec]:
+    def gm_actions(self, state: BattleState) -> list[ActionSpec]:
         """What the GM may do now without being asked (H-D29); applied by ``act`` with
         ``GM_SEAT``. Never part of ``pending``: nothing waits for the GM."""
         return gm.gm_actions(self._state(state))
 
-    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: BattleState, viewer: int | None) -> View:
         return views.view(self._state(state), viewer)
 
-    def status(self, state: Any, viewer: int | None) -> str:
+    def status(self, state: BattleState, viewer: int | None) -> str:
         return views.status(self._state(state), viewer)
 
-    def picture_view(self, state: Any, viewer: int | None, name: str,
-                     focus: str | None) -> tuple[dict[str, Any], str]:
+    def picture_view(self, state: BattleState, viewer: int | None, name: str,
+                     focus: str | None) -> tuple[View, str]:
         """(view, title) of a picture: ``sheet`` draws the ship ``focus`` (NotFound lists
         the ships)."""
         view = self.view(state, viewer)
@@ -265,7 +295,7 @@ class HrftRuleset(RulesetBase):
                  "ship": ships[focus], "ships": {focus: ships[focus]}},
                 f"Ship sheet of {focus}")
 
-    def upload_names(self, filename: str, data: bytes, state: Any = None,
+    def upload_names(self, filename: str, data: bytes, state: BattleState | None = None,
                      action: str = "add_file") -> list[str]:
         """The ships a design or fleet file holds (fleets may name designs of the battle's
         uploaded catalogs), or for the GM's ``add_design`` the designs of a catalog;
@@ -277,14 +307,14 @@ class HrftRuleset(RulesetBase):
         known = self._state(state).catalog if state is not None else None
         return [ship.name for ship in read_file(filename, data, known).ships]
 
-    def side_file(self, state: Any, seat: int, title: str,
+    def side_file(self, state: BattleState, seat: int, title: str,
                   ended: bool = False, now: datetime | None = None) -> tuple[str, str, str]:
         """(file name, text, note) of a side's surviving ships as an .FTFleet (H-D34);
         ``ended``: the campaign is over (the GM may end it before the rules do); ``now``
         the service's clock, for the file's ``modified`` (the rules read no clock)."""
         return fleet_file(self._state(state), seat, title, ended, now)
 
-    def battle_result(self, state: Any, name: str = "") -> BattleResult | None:
+    def battle_result(self, state: BattleState, name: str = "") -> BattleResult | None:
         """Each brought-in craft's fate, for the parent campaign (E-D36)."""
         return result.battle_result(self._state(state), name)
 
@@ -293,16 +323,14 @@ class HrftRuleset(RulesetBase):
 
     # -- helpers --------------------------------------------------------------------------
     @staticmethod
-    def _state(state: Any) -> BattleState:
+    def _state(state: BattleState | Mapping[str, object]) -> BattleState:
         return state if isinstance(state, BattleState) else BattleState.model_validate(state)
 
-    def _setup_act(self, state: BattleState, seat: int, kind: str,
-                   action: dict[str, Any]) -> Outcome:
-        if kind in ("add_sample", "add_file"):
-            read = (Imported([sample_ship(str(action.get("sample", "")))])
-                    if kind == "add_sample" else
-                    read_file(str(action.get("filename", "")), str(action.get("content", "")),
-                              state.catalog))
+    def _setup_act(self, state: BattleState, seat: int, action: AnyAction) -> Outcome:
+        if isinstance(action, (AddSample, AddFile)):
+            read = (Imported([sample_ship(str(action.sample))])
+                    if isinstance(action, AddSample) else
+                    read_file(str(action.filename), str(action.content), state.catalog))
             # H-D51: a fleet file is kept as it came, for the export (checked before any
             # ship joins: a fleet already here or one too large changes nothing)
             kept = fm_keep.check_new(state, read.fleet_doc) if read.fleet_doc else None
@@ -324,7 +352,7 @@ class HrftRuleset(RulesetBase):
             return Outcome(state=state, events=[Event(
                 audience=Audience.public(), kind="ship-added", text=text)])
         events: list[Event] = []
-        if kind == "stay_out":  # H-D38: a side with no ships stays out, as if it conceded
+        if isinstance(action, StayOut):  # H-D38: a side with no ships stays out, as if it conceded
             if state.ships_of(seat):
                 raise RulesError("Your side has ships: say Ready, or concede once the battle "
                                  "has begun.", ruling="H-D38")
@@ -332,7 +360,7 @@ class HrftRuleset(RulesetBase):
             events.append(Event(audience=Audience.public(), kind="concede",
                                 text=f"{state.seat_name(seat)} stays out of this battle: "
                                      "their side has no ships."))
-        elif kind != "ready":
+        elif not isinstance(action, Ready):
             raise RulesError("During setup: add ships (upload or add_sample), then ready.",
                              ruling="H-D38")
         elif not state.ships_of(seat):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rules.base import Dice, Request
+from bot.rules.base import Dice, Request, YesNo
 from bot.rules.hrft.samples import SIDES, side_for
 
 
@@ -63,5 +63,6 @@ class HrftScriptedPlayer:
         spec = next(a for a in request.actions if a.type == "repair")
         for option in spec.fields[0].options:
             if "|system:" in option.value:
-                return {"type": "repair", "target": option.value, "parties": "1", "medic": "no"}
+                return {"type": "repair", "target": option.value, "parties": "1",
+                        "medic": YesNo.NO.value}
         return None

@@ -18,6 +18,7 @@ from bot.rules.ftcamp.link import (
 )
 from bot.rules.ftcamp.model import Battle, BattleGroup, HexResult
 from bot.rules.hrft import RULESET, HrftOptions
+from bot.rules.hrft.actions import Damage
 from bot.rules.hrft.combat import MAX_HITS, damage_amounts
 from tests.rules.hrft.battle_helpers import battle, to_fire_step
 
@@ -193,8 +194,8 @@ def test_hd28_linked_craft_keep_owner_and_design_and_skip_decoys():
 @pytest.mark.parametrize(("raw", "amounts"), [("30", [30]), ("3,2,4", [3, 2, 4]),
                                               ("3 2, 4", [3, 2, 4]), ("200", [200])])
 def test_hd30_damage_is_a_number_or_a_per_hit_list(raw, amounts):
-    assert damage_amounts({"hits": raw}) == amounts
-    assert damage_amounts({"points": raw}) == amounts
+    assert damage_amounts(Damage(hits=raw)) == amounts
+    assert damage_amounts(Damage(points=raw)) == amounts
 
 
 @pytest.mark.parametrize(("action", "why"), [
@@ -209,7 +210,7 @@ def test_hd30_damage_is_a_number_or_a_per_hit_list(raw, amounts):
 ])
 def test_hd30_bad_damage_is_refused_with_what_is_allowed(action, why):
     with pytest.raises(RulesError, match=why.replace("(", r"\(").replace(".", r"\.")):
-        damage_amounts(action)
+        damage_amounts(Damage.model_validate(action))
 
 
 def test_hd30_a_direct_list_is_one_attack_of_its_total():
