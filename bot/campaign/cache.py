@@ -12,9 +12,10 @@ V = TypeVar("V")
 
 
 class LruCache(Generic[V]):
-    """At most ``size`` entries; ``get`` and ``put`` make an entry the most recently used and
-    ``put`` drops the least recently used one beyond the size. Dropping is always safe here:
-    an entry missing is read again from the database."""
+    """At most ``size`` entries by id; ``get`` and ``put`` make an entry the most recently used
+    and ``put`` drops the least recently used one beyond the size. The one LRU of the bot (loaded
+    campaigns, drawn pictures, last refusals): keep it only for what may be made again (read,
+    drawn) or forgotten."""
 
     def __init__(self, size: int) -> None:
         if size < 1:
