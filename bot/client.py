@@ -27,12 +27,14 @@ from bot.rules.base import Dice
 from bot.rules.dice import SeededDice
 from bot.settings import ServiceSettings
 from cogs.answers import answer_failure
+from cogs.background_loops import Loops
 
 log = logging.getLogger(__name__)
 
+# Loaded in this order, each extension's setup() building its cog with what it needs from the
+# bot (the service, the /roll dice); the background loops are built by setup_hook itself.
 COGS = (
     "cogs.panels",
-    "cogs.background_loops",
     "cogs.campaign",
     "cogs.orders",
     "cogs.gm",
@@ -123,6 +125,7 @@ class AdmiraltyBot(commands.Bot):
         self.last_rulings: dict[int, str] = {}
         self.db: Any = None
         self._service: CampaignService | None = None
+        self.loops: Loops | None = None  # the outbox and scheduler loops, once set up
         self._close_lock = asyncio.Lock()
         self._stopped = False
         self._signal_stop: asyncio.Task[None] | None = None
@@ -142,6 +145,17 @@ class AdmiraltyBot(commands.Bot):
         return self._service
 
     async def setup_hook(self) -> None:
+        service = await self.open_service()
+        self.loops = Loops(self, service, self.clock)
+        await self.add_cog(self.loops)
+        for name in COGS:
+            await self.load_extension(name)
+        self.sync_problems = await self.sync_commands(force=self.force_sync)
+        freeze_startup_objects()
+
+    async def open_service(self) -> CampaignService:
+        """Opens the database and builds the service the cogs are given; the first part of
+        ``setup_hook`` (alone in tests that only read the command tree)."""
         self.db = await storage.open_database(self.db_path)
         timing = getattr(self.config, "timing", None)  # a bare database path keeps defaults
         outbox = getattr(self.config, "outbox", None)
@@ -154,10 +168,7 @@ class AdmiraltyBot(commands.Bot):
             undo_depth=bounds.undo_depth, cache_campaigns=bounds.cache_campaigns,
             panel_idle_minutes=bounds.panel_idle_minutes,
         )
-        for name in COGS:
-            await self.load_extension(name)
-        self.sync_problems = await self.sync_commands(force=self.force_sync)
-        freeze_startup_objects()
+        return self._service
 
     async def sync_commands(self, *, force: bool = False) -> list[str]:
         """Registers the commands where Discord needs them (P-38): globally, or (settings
@@ -219,9 +230,8 @@ class AdmiraltyBot(commands.Bot):
 
     def wake_loops(self) -> None:
         """Called by the service after a commit that queued messages or moved a deadline."""
-        loops = self.get_cog("Loops")
-        if loops is not None:
-            loops.wake()  # type: ignore[attr-defined]
+        if self.loops is not None:
+            self.loops.wake()
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         self.install_stop_signals()
@@ -256,15 +266,15 @@ class AdmiraltyBot(commands.Bot):
             await super().close()
 
     async def _finish_work(self) -> None:
-        loops = self.get_cog("Loops")
+        loops = self.loops
         if loops is not None:
-            await loops.end_scheduler(STOP_GRACE)  # type: ignore[attr-defined]
+            await loops.end_scheduler(STOP_GRACE)
         if self._service is not None and not await self._service.intents.close(STOP_GRACE):
             log.warning("stopping with %s intent(s) still running; they are rolled back",
                         self._service.intents.running)
         if loops is not None:
-            await loops.flush_outbox(STOP_GRACE)  # type: ignore[attr-defined]
-            await loops.stop()  # type: ignore[attr-defined]
+            await loops.flush_outbox(STOP_GRACE)
+            await loops.stop()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

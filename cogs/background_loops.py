@@ -47,7 +47,9 @@ from cogs.common import split_content
 from cogs.panel_items import render
 
 if TYPE_CHECKING:
-    from bot.client import AdmiraltyBot
+    from datetime import datetime
+
+    from bot.campaign import CampaignService
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +71,11 @@ EXTRA_COPY = "This was an extra copy of your panel; your panel is the message be
 class Loops(commands.Cog):
     """Owns the dispatcher and scheduler tasks; ``wake()`` nudges both."""
 
-    def __init__(self, bot: AdmiraltyBot) -> None:
-        self.bot = bot
+    def __init__(self, bot: commands.Bot, service: CampaignService,
+                 clock: Callable[[], datetime]) -> None:
+        self.bot = bot  # the gateway: its events, channels and DMs
+        self.service = service
+        self.clock = clock
         self._dirty = {OUTBOX_EVENT: False, SCHEDULE_EVENT: False}
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
@@ -142,7 +147,7 @@ class Loops(commands.Cog):
 
     async def _schedule_forever(self) -> None:
         await self.bot.wait_until_ready()
-        service = self.bot.service
+        service = self.service
         while SCHEDULE_EVENT not in self._ending:
             self._dirty[SCHEDULE_EVENT] = False
             await service.run_due()
@@ -151,7 +156,7 @@ class Loops(commands.Cog):
             when = await service.next_wakeup()
             delay = MAX_SLEEP
             if when is not None:
-                delay = min(MAX_SLEEP, max(0.0, (when - self.bot.clock()).total_seconds()))
+                delay = min(MAX_SLEEP, max(0.0, (when - self.clock()).total_seconds()))
             await self._wait(SCHEDULE_EVENT, delay)
 
     # ------------------------------------------------------------------ dispatcher
@@ -160,7 +165,7 @@ class Loops(commands.Cog):
         await self.bot.wait_until_ready()
         while True:
             self._dirty[OUTBOX_EVENT] = False
-            service = self.bot.service
+            service = self.service
             # Only the oldest unsent message of each destination comes back, so a message
             # that waits for its retry holds back only the ones after it to the same place.
             rows = await service.outbox_pending(BATCH)
@@ -173,12 +178,12 @@ class Loops(commands.Cog):
             when = await service.outbox_next_attempt()
             timeout = IDLE_POLL
             if when is not None:
-                timeout = min(IDLE_POLL, max(1.0, when - self.bot.clock().timestamp()))
+                timeout = min(IDLE_POLL, max(1.0, when - self.clock().timestamp()))
             await self._wait(OUTBOX_EVENT, timeout)
 
     async def deliver(self, row: OutboxMessage) -> bool:
         """Sends one row and records the outcome; False when it should be tried again later."""
-        service = self.bot.service
+        service = self.service
         try:
             message = await self._send(row)
         except discord.HTTPException as error:
@@ -210,11 +215,11 @@ class Loops(commands.Cog):
         view = await self._panel_view(row)
         if view is None and row.kind == "channel" and row.campaign_id and row.embeds:
             view = open_view(row.campaign_id, row.embeds)  # P-17: the GM's open buttons
-        drawn = await self.bot.service.outbox_files(row)  # in a worker thread, once
+        drawn = await self.service.outbox_files(row)  # in a worker thread, once
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in drawn]
         panel_dm = row.kind == "dm" and row.panel is not None
         if panel_dm and not row.started:
-            await self.bot.service.outbox_started(row.id)
+            await self.service.outbox_started(row.id)
         last: discord.Message | None = None
         for i, piece in enumerate(pieces):
             if i < row.pieces_sent and i < len(pieces) - 1:
@@ -235,7 +240,7 @@ class Loops(commands.Cog):
                     extra["view"] = view
             last = await destination.send(piece or None, **extra)
             if i < len(pieces) - 1:
-                await self.bot.service.outbox_piece_sent(row.id, i + 1)
+                await self.service.outbox_piece_sent(row.id, i + 1)
         assert last is not None
         if panel_dm and row.started:
             await self._strip_copies(destination, row, last)
@@ -259,7 +264,7 @@ class Loops(commands.Cog):
                 if (me is None or m.author.id != me.id
                         or m.interaction_metadata is not None  # an /orders reply
                         or not any(i.startswith(prefix) for i in ids)
-                        or await self.bot.service.outbox_known_dm(row.user_id, m.id)):
+                        or await self.service.outbox_known_dm(row.user_id, m.id)):
                     continue
                 log.info("outbox %s: DM %s was an extra copy of it; buttons removed",
                          row.id, m.id)
@@ -289,7 +294,7 @@ class Loops(commands.Cog):
             # a step's post with the results riding on it (H-D46): every version carries
             # them all, so the newest edit is the whole message
             extra["embeds"] = [to_discord(e) for e in row.embeds]
-        drawn = await self.bot.service.outbox_files(row)
+        drawn = await self.service.outbox_files(row)
         if drawn:  # the pictures of this version replace the message's files
             extra["attachments"] = [discord.File(io.BytesIO(data), filename=name)
                                     for name, data in drawn]
@@ -322,7 +327,7 @@ class Loops(commands.Cog):
         try:
             # drawn for the DM's reader only: a seat handed over meanwhile shows no buttons
             # (and none of the new holder's choices) to the old holder
-            panel = await self.bot.service.panel(ref.campaign_id, ref.step_no, ref.seat,
+            panel = await self.service.panel(ref.campaign_id, ref.step_no, ref.seat,
                                                  user_id=row.user_id)
         except (InvalidState, PermissionDenied):
             return None  # the step ended before the message went out; /orders has the new one
@@ -359,7 +364,3 @@ def to_discord(stored: dict[str, Any]) -> discord.Embed:
     if stored.get("image"):
         embed.set_image(url=f"attachment://{stored['image']}")
     return embed
-
-
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Loops(bot))  # type: ignore[arg-type]

@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.campaign.models import Status
-from bot.campaign.steps import war_title
 from bot.errors import InvalidInput, InvalidState, UserError
 from bot.rules.base import YesNo
-from cogs.battle_open import OpenBattleButton
 from cogs.battle_read import (
-    RULESET,
     Battle,
     load_battle,
     maneuver_action,
@@ -37,35 +34,24 @@ from cogs.battle_read import (
     ship_text,
     weapon_choices,
 )
-from cogs.common import actor_of, campaign_channel_id, clip, read_attachment, reply, service_of
+from cogs.battle_start import DEFAULT_NAME, start_battle
+from cogs.campaign import join_seat
+from cogs.common import actor_of, campaign_channel_id, clip, read_attachment, reply
 from cogs.panel_view import build_action
+
+if TYPE_CHECKING:
+    from bot.campaign import CampaignService
+    from bot.client import AdmiraltyBot
 
 log = logging.getLogger(__name__)
 
 Arc = Literal["F", "FS", "AS", "A", "AP", "FP"]
 DamageKind = Literal["direct", "missile", "fighter", "area", "enveloping"]
-MAX_NAME = 80
 MAX_FILE = 200_000  # bytes: the rules refuse larger ship files too (safe_load.MAX_BYTES)
-THREAD_MINUTES = 10080  # a week: battles are played over days
-DEFAULT_NAME = "HRFT battle"
 
 
 def _choices(pairs: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=label, value=value) for label, value in pairs]
-
-
-async def _battle(interaction: discord.Interaction) -> Battle:
-    return await load_battle(
-        service_of(interaction), campaign_channel_id(interaction), actor_of(interaction)
-    )
-
-
-async def _quiet_battle(interaction: discord.Interaction) -> Battle | None:
-    """For autocomplete: no battle here means no suggestions, not an error."""
-    try:
-        return await _battle(interaction)
-    except UserError:
-        return None
 
 
 def _filled(interaction: discord.Interaction, name: str) -> str:
@@ -87,15 +73,21 @@ def _docked_value(options: list[tuple[str, str]], typed: str) -> str:
 class BattleCog(commands.GroupCog, group_name="battle"):
     """HRFT battles: start one in a thread, add ships, fire, damage, repair, sheets."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+    def __init__(self, service: CampaignService) -> None:
+        self.service = service
         super().__init__()
 
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(OpenBattleButton)  # P-17: battle cards' open buttons
+    async def _battle(self, interaction: discord.Interaction) -> Battle:
+        return await load_battle(
+            self.service, campaign_channel_id(interaction), actor_of(interaction)
+        )
 
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(OpenBattleButton)
+    async def _quiet_battle(self, interaction: discord.Interaction) -> Battle | None:
+        """For autocomplete: no battle here means no suggestions, not an error."""
+        try:
+            return await self._battle(interaction)
+        except UserError:
+            return None
 
     # ------------------------------------------------------------ lifecycle
 
@@ -113,72 +105,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         self, interaction: discord.Interaction, name: str = DEFAULT_NAME,
         parent: str | None = None, ref: str | None = None, designs: str = "",
     ) -> None:
-        campaign_channel_id(interaction)
-        channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            raise InvalidState("Start a battle in a normal text channel of the server: the "
-                               "battle gets a thread of its own there.")
-        name = name.strip()
-        if not 1 <= len(name) <= MAX_NAME:
-            raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
-        assert interaction.guild is not None
-        actor = actor_of(interaction)
-        linked = None
-        parent_id = (await service_of(interaction).parent_id(actor, interaction.guild.id, parent)
-                     if parent is not None else None)
-        if parent_id is not None:  # H-D28, P-20: refuse a bad link before any thread exists
-            linked = await service_of(interaction).battle_link(actor, interaction.guild.id,
-                                                               parent_id, ref or "", designs)
-        elif ref is not None:
-            raise InvalidInput("A battle reference belongs to a parent campaign: pick the "
-                               "campaign first (parent), then its battle (ref).")
-        if linked is not None and linked.name and name == DEFAULT_NAME:
-            name = linked.name[:MAX_NAME]  # P-16: its round or turn in the thread's name
-        # No defer: after a public defer, a refusal would be public too; creating a thread
-        # and a campaign row is quick.
-        thread = await channel.create_thread(
-            name=name, type=discord.ChannelType.public_thread,
-            auto_archive_duration=THREAD_MINUTES,
-        )
-        service = service_of(interaction)
-        opened = False
-        try:
-            if linked is not None:  # one intent seats, starts and brings the craft in
-                info = await service.open_battle(actor, interaction.guild.id, thread.id, name,
-                                                 parent_id or 0, ref or "", designs)
-            else:
-                info = await service.create(actor, interaction.guild.id, thread.id, RULESET,
-                                            name)
-            opened = True
-        finally:
-            if not opened:  # no empty thread left behind by a refused or failed start
-                await thread.delete()
-        # players read the parent campaign's name, never its id (issue 15 item 6)
-        parent_name = next((c.name for c in await service.list_campaigns(interaction.guild.id)
-                            if c.id == parent_id), "its campaign") if parent_id else ""
-        if linked is not None:
-            lines = [f"**{info.name}**: High Resolution Full Thrust battle of **{parent_name}**"
-                     f", GM {interaction.user.mention}. Sides: "
-                     + ", ".join(f"<@{s.user_id}>" for s in info.seats)
-                     + (". Each side picks its ships within its budget in its DM panel; the "
-                        "picks stay secret until every side has chosen."
-                        if linked.muster else
-                        ". Your craft are in: add any others (`/battle add`), then `/battle "
-                        "ready`.")
-                     + " The result goes back to the campaign's GM to confirm."]
-        else:
-            lines = [f"**{info.name}**: High Resolution Full Thrust battle, GM "
-                     f"{interaction.user.mention}.\nPlayers: `/battle join` here. GM: `/battle "
-                     "begin` when 2 to 6 have joined. Then add ships (`/battle add`) and say "
-                     "`/battle ready`."]
-        # the sides are pinged so they join the thread; the names in the text ping nobody (P-36)
-        seats = [discord.Object(id=s.user_id) for s in info.seats] if linked is not None else []
-        await thread.send(clip("\n".join(lines), 2000),
-                          allowed_mentions=discord.AllowedMentions(users=seats or False))
-        parent_note = (f" for **{parent_name}**" + (f" ({ref})" if ref else "")
-                       if parent_id is not None else "")
-        await reply(interaction, f"{war_title(info.name, None)}{parent_note} opens in "
-                                 f"{thread.mention}.", ephemeral=False)
+        await start_battle(self.service, interaction, name, parent, ref, designs)
 
     @start.autocomplete("parent")
     async def parent_choices(
@@ -188,7 +115,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         campaign id."""
         if interaction.guild is None:
             return []
-        mine = await service_of(interaction).parent_choices(actor_of(interaction),
+        mine = await self.service.parent_choices(actor_of(interaction),
                                                             interaction.guild.id)
         typed = current.strip().lower()
         return [app_commands.Choice(name=clip(f"{c.name} ({c.ruleset}, id {c.id}"
@@ -207,7 +134,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         parent = _filled(interaction, "parent").strip()
         if interaction.guild is None or not parent:
             return []
-        service, actor = service_of(interaction), actor_of(interaction)
+        service, actor = self.service, actor_of(interaction)
         try:
             parent_id = await service.parent_id(actor, interaction.guild.id, parent)
             refs = await service.battle_refs(actor, interaction.guild.id, parent_id)
@@ -218,13 +145,14 @@ class BattleCog(commands.GroupCog, group_name="battle"):
 
     @app_commands.command(description="Take a seat in this thread's battle")
     async def join(self, interaction: discord.Interaction) -> None:
-        await self._campaign_command(interaction, "join")
+        await self._battle(interaction)  # refuses outside a battle thread
+        await join_seat(self.service, interaction)  # as /campaign join (welcome DM, notice)
 
     @app_commands.command(description="GM: begin the battle with the players who joined")
     async def begin(self, interaction: discord.Interaction) -> None:
-        await _battle(interaction)  # refuses outside a battle thread
+        await self._battle(interaction)  # refuses outside a battle thread
         await interaction.response.defer(ephemeral=True, thinking=True)
-        info = await service_of(interaction).begin_battle(actor_of(interaction),
+        info = await self.service.begin_battle(actor_of(interaction),
                                                           campaign_channel_id(interaction))
         await reply(interaction, f"**{info.name}** begins.")
 
@@ -233,14 +161,14 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @app_commands.describe(file="A Fleet Manager .FTDesign / .FTFleet / catalog (JSON) or the "
                                 "bot's TOML")
     async def design(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         require_started(battle)
         if battle.gm_spec("add_design") is None:
             raise InvalidState("Only the GM uploads designs for the campaign's craft, during "
                                "setup (before every side is ready).")
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await _read_upload(file)
-        await service_of(interaction).upload(actor_of(interaction),
+        await self.service.upload(actor_of(interaction),
                                              campaign_channel_id(interaction), "add_design",
                                              file.filename, data)
         await reply(interaction, "Design uploaded: the result is in the thread.")
@@ -249,7 +177,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                                       "into the battle")
     @app_commands.describe(ship="The docked ship (its name)")
     async def undock(self, interaction: discord.Interaction, ship: str) -> None:
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         require_started(battle)
         spec = battle.gm_spec("bring_docked")  # H-D54: the GM's action, during setup
         if spec is None:
@@ -257,7 +185,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                                "of an uploaded fleet in during setup.")
         value = _docked_value(option_values(spec, "ship"), ship)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await service_of(interaction).gm_act(actor_of(interaction),
+        await self.service.gm_act(actor_of(interaction),
                                              campaign_channel_id(interaction),
                                              {"type": "bring_docked", "ship": value})
         await reply(interaction, "Ship brought in: the result is in the thread.")
@@ -266,28 +194,17 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     async def docked_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        battle = await _quiet_battle(interaction)
+        battle = await self._quiet_battle(interaction)
         spec = battle.gm_spec("bring_docked") if battle else None
         if spec is None:
             return []
         return _choices([(label, value) for value, label in option_values(spec, "ship")
                          if current.lower() in label.lower()][:25])
 
-    async def _campaign_command(self, interaction: discord.Interaction, name: str) -> None:
-        """The /campaign command of that name, so both behave the same (welcome DM, closed
-        DM notice, start)."""
-        battle = await _battle(interaction)  # refuses outside a battle thread
-        del battle
-        cog = self.bot.get_cog("CampaignCog")
-        command = getattr(cog, name, None)
-        if not isinstance(command, app_commands.Command):
-            raise RuntimeError(f"/campaign {name} is not loaded")
-        await command.callback(cog, interaction)  # type: ignore[arg-type]
-
     @app_commands.command(description="GM: end the battle now, with a report of every ship")
     @app_commands.describe(reason="Shown in the thread (and to the parent campaign)")
     async def end(self, interaction: discord.Interaction, reason: str = "") -> None:
-        battle = await _battle(interaction)  # the service checks that the caller is the GM
+        battle = await self._battle(interaction)  # the service checks that the caller is the GM
         lines = [reason.strip() or "ended by the GM", "**Report**"]
         for ship in battle.ships.values():
             lines.append(f"- {ship['name']} ({ship['uid']}, {ship['owner']}): "
@@ -296,7 +213,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                          _out_systems(ship))
         if not battle.ships:
             lines.append("No ships were added.")
-        await service_of(interaction).end(
+        await self.service.end(
             actor_of(interaction), campaign_channel_id(interaction), clip("\n".join(lines), 1800)
         )
         await reply(interaction, "Battle ended; the report is in the thread.")
@@ -308,7 +225,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                      side: app_commands.Range[int, 1, 6] | None = None) -> None:
         # ephemeral: the file is the side's own; the service refuses another side to a player
         await interaction.response.defer(ephemeral=True, thinking=True)
-        filename, data, note = await service_of(interaction).side_file(
+        filename, data, note = await self.service.side_file(
             actor_of(interaction), campaign_channel_id(interaction), side)
         await reply(interaction, note, files=[discord.File(io.BytesIO(data), filename=filename)])
 
@@ -328,7 +245,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
                                "the sample list offers the designs shipped with the bot.")
         # adding a ship may resolve the step or convert a file: longer than 3 seconds
         await interaction.response.defer(ephemeral=True, thinking=True)
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         if file is not None:
             await self._add_file(interaction, battle, file)
             return
@@ -346,7 +263,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     ) -> None:
         require_spec(battle, "add_file", "add ships")
         data = await _read_upload(file)
-        names = await service_of(interaction).upload(
+        names = await self.service.upload(
             actor_of(interaction), campaign_channel_id(interaction), "add_file",
             file.filename, data)
         if not names:  # H-D54: a fleet whose ships are all docked waits for the GM
@@ -359,7 +276,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     async def add_sample_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        battle = await _quiet_battle(interaction)
+        battle = await self._quiet_battle(interaction)
         spec = battle.spec("add_sample") if battle else None
         if spec is None:
             return []
@@ -369,22 +286,22 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @app_commands.command(description="Post a ship's sheet in the thread")
     @app_commands.describe(ship="The ship (id like 1a)")
     async def sheet(self, interaction: discord.Interaction, ship: str) -> None:
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         require_begun(battle)  # a finished battle's sheets stay readable
         # refusals (unknown ship) come before the public defer, so they stay ephemeral
-        picture = await service_of(interaction).picture(
+        picture = await self.service.picture(
             actor_of(interaction), campaign_channel_id(interaction), "sheet", focus=ship.strip())
         await interaction.response.defer(thinking=True)
-        png = await service_of(interaction).render(picture)
+        png = await self.service.render(picture)
         await reply(interaction, f"{picture.title}.", ephemeral=False,
                     files=[discord.File(io.BytesIO(png), filename="sheet.png")])
 
     @app_commands.command(description="The battle, or one ship in detail (only you see it)")
     @app_commands.describe(ship="Optional: one ship in detail")
     async def status(self, interaction: discord.Interaction, ship: str | None = None) -> None:
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         if ship is None:
-            status = await service_of(interaction).status(
+            status = await self.service.status(
                 campaign_channel_id(interaction), interaction.user.id
             )
             waiting = f"\nWaiting for: {', '.join(status.pending)}" if status.pending else ""
@@ -409,7 +326,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         range: app_commands.Range[int, 0, 200], arc: Arc, bearing: Arc = "F",
         evasive: app_commands.Range[int, 0, 12] | None = None,
     ) -> None:
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         spec = require_spec(battle, "fire", "fire")
         offered = [o.value for f in spec.fields if f.name == "weapons" for o in f.options]
         action = {"type": "fire", "weapons": parse_weapons(weapons, ship.strip(), offered),
@@ -425,9 +342,9 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     async def note(self, interaction: discord.Interaction,
                    text: app_commands.Range[str, 1, 300]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # may resolve a step
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         spec = require_spec(battle, "orders", "write orders")
-        service = service_of(interaction)
+        service = self.service
         if battle.seat is None:
             raise InvalidState("You hold no seat in this battle.")
         panel = await service.panel(battle.campaign_id, battle.step_no, battle.seat,
@@ -452,7 +369,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         self, interaction: discord.Interaction, ship: str, kinds: str,
         thrust: app_commands.Range[int, 0, 40] = 0, evasive: app_commands.Range[int, 0, 6] = 0,
     ) -> None:
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         spec = require_spec(battle, "maneuver", "declare a manoeuvre")
         action = maneuver_action(spec, ship, kinds, thrust, evasive)
         await self._act(interaction, battle, action, "Manoeuvre declared")
@@ -471,7 +388,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         points: str, nearer: Arc | None = None,
         concentrate: bool = False, source: str = "",
     ) -> None:
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         gm = battle.gm_spec("damage") is not None  # H-D29: the GM enters damage any time
         if not gm:
             require_spec(battle, "damage", "enter damage")
@@ -487,7 +404,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
             await self._act(interaction, battle, action, "Damage entered")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await service_of(interaction).gm_act(actor_of(interaction),
+        await self.service.gm_act(actor_of(interaction),
                                              campaign_channel_id(interaction), action)
         await reply(interaction, "Damage entered: the result is in the thread.")
 
@@ -498,7 +415,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         self, interaction: discord.Interaction, target: str,
         parties: app_commands.Range[int, 1, 3] = 1, medic: bool = False,
     ) -> None:
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         require_spec(battle, "repair", "repair")
         action = {"type": "repair", "target": target.strip(), "parties": str(parties),
                   "medic": YesNo.of(medic).value}
@@ -507,7 +424,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     @app_commands.command(description="Say you are done with this step (or with setup)")
     async def ready(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # may resolve a step
-        battle = await _battle(interaction)
+        battle = await self._battle(interaction)
         require_spec(battle, "ready", "say ready")
         await self._submit(interaction, battle, {"type": "ready"})
         await reply(interaction, "Ready.")
@@ -519,10 +436,9 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         await self._submit(interaction, battle, action)
         await reply(interaction, f"{done}: the result is in the thread.")
 
-    @staticmethod
-    async def _submit(interaction: discord.Interaction, battle: Battle,
+    async def _submit(self, interaction: discord.Interaction, battle: Battle,
                       action: dict[str, Any]) -> None:
-        await service_of(interaction).submit(
+        await self.service.submit(
             actor_of(interaction), battle.campaign_id, battle.step_no, action, seat=battle.seat
         )
 
@@ -533,7 +449,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     async def any_ship(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        battle = await _quiet_battle(interaction)
+        battle = await self._quiet_battle(interaction)
         return _choices(ship_choices(battle, current)) if battle else []
 
     @fire.autocomplete("ship")
@@ -541,21 +457,21 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     async def own_ship(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        battle = await _quiet_battle(interaction)
+        battle = await self._quiet_battle(interaction)
         return _choices(ship_choices(battle, current, own=True)) if battle else []
 
     @fire.autocomplete("target")
     async def enemy_ship(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        battle = await _quiet_battle(interaction)
+        battle = await self._quiet_battle(interaction)
         return _choices(ship_choices(battle, current, enemy=True)) if battle else []
 
     @damage.autocomplete("target")
     async def fighting_ship(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        battle = await _quiet_battle(interaction)
+        battle = await self._quiet_battle(interaction)
         if battle is None:
             return []
         return _choices([(label, uid) for label, uid in ship_choices(battle, current)
@@ -565,7 +481,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     async def weapons_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        battle = await _quiet_battle(interaction)
+        battle = await self._quiet_battle(interaction)
         if battle is None:
             return []
         return _choices(weapon_choices(battle, _filled(interaction, "ship"), current))
@@ -574,7 +490,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     async def maneuver_kinds(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        battle = await _quiet_battle(interaction)
+        battle = await self._quiet_battle(interaction)
         spec = battle.spec("maneuver") if battle else None
         if spec is None:
             return []
@@ -588,7 +504,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
     async def repair_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        battle = await _quiet_battle(interaction)
+        battle = await self._quiet_battle(interaction)
         spec = battle.spec("repair") if battle else None
         if spec is None:
             return []
@@ -607,5 +523,5 @@ def _out_systems(ship: dict[str, Any]) -> str:
     return f"; out: {', '.join(out)}" if out else ""
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(BattleCog(bot))
+async def setup(bot: AdmiraltyBot) -> None:
+    await bot.add_cog(BattleCog(bot.service))

@@ -1,10 +1,10 @@
 """The GM's button under a battle card (Orbits) or a battle list (FTCamp): open that battle
 in a thread (P-17), as ``/battle start parent:<this campaign> ref:<battle>`` does.
 
-Everyone sees the button; the click runs ``/battle start`` as the clicker, so every check
-of it (only the campaign's GM, the battle still open, opened once, designs) is the
-clicker's own. The button's id names the campaign and the battle; it survives restarts
-(a dynamic item)."""
+Everyone sees the button; the click does what ``/battle start`` does (``cogs.battle_start``)
+as the clicker, so every check of it (only the campaign's GM, the battle still open, opened
+once, designs) is the clicker's own. The button's id names the campaign and the battle; it
+survives restarts (a dynamic item)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from typing import Any
 import discord
 
 from cogs.answers import guarded
-from cogs.common import clip
+from cogs.battle_start import start_battle
+from cogs.common import clip, service_of
 
 PREFIX = "adm-open:"
 TEMPLATE = r"adm-open:(?P<campaign>\d{1,19}):(?P<ref>.{1,80})"
 MAX_BUTTONS = 25  # five rows of five
-COG = "BattleCog"
 
 
 def custom_id(campaign_id: int, ref: str) -> str:
@@ -40,12 +40,8 @@ class OpenBattleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(int(match["campaign"]), match["ref"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        client: Any = interaction.client
-        cog = client.get_cog(COG)  # the cog that runs /battle start (cogs/battle.py)
-        if cog is None:
-            return
-        await guarded(interaction, lambda: cog.start.callback(
-            cog, interaction, parent=str(self.campaign_id), ref=self.ref))
+        await guarded(interaction, lambda: start_battle(
+            service_of(interaction), interaction, parent=str(self.campaign_id), ref=self.ref))
 
 
 def open_view(campaign_id: int, embeds: list[dict[str, Any]]) -> discord.ui.View | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -21,9 +22,12 @@ from cogs.common import (
     campaign_channel_id,
     clip,
     reply,
-    service_of,
     timestamp,
 )
+
+if TYPE_CHECKING:
+    from bot.campaign import CampaignService
+    from bot.client import AdmiraltyBot
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +50,42 @@ def _title(name: str) -> str:
         return "not available"
 
 
+async def join_seat(service: CampaignService, interaction: discord.Interaction) -> None:
+    """Takes a seat in the campaign of the channel (or battle thread): the welcome DM, the
+    closed-DM notice. ``/campaign join`` and ``/battle join`` both."""
+    channel_id = campaign_channel_id(interaction)
+    seat = await service.join(actor_of(interaction), channel_id)
+    seen = await service.seat_view(actor_of(interaction), channel_id)
+    dm_ok = await _welcome(interaction, seat, seen.info.name, channel_id)
+    # The service announces the join in the channel; this answer is for the player.
+    await reply(interaction, f"You joined as seat {seat.seat}.")
+    if not dm_ok:
+        await service.dm_closed(interaction.user.id)
+        await reply(interaction, CLOSED_DM_HINT, ephemeral=True)
+
+
+async def _welcome(interaction: discord.Interaction, seat: SeatInfo, name: str,
+                   channel_id: int) -> bool:
+    """DMs a short welcome naming the campaign and linking its channel (or thread); False
+    when the user does not accept DMs from us."""
+    try:
+        await interaction.user.send(
+            f"Welcome aboard! You hold seat {seat.seat} in **{name}** (<#{channel_id}>). "
+            "Your orders panels will arrive here; `/orders` brings them back."
+        )
+    except discord.Forbidden as error:
+        if error.code != DM_CLOSED_CODE:
+            raise
+        return False
+    return True
+
+
 @app_commands.guild_only()
 class CampaignCog(commands.GroupCog, group_name="campaign"):
     """Campaign lifecycle, addressed by the channel the campaign lives in."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+    def __init__(self, service: CampaignService) -> None:
+        self.service = service
         super().__init__()
 
     @app_commands.command(description="Start a new campaign in this channel (you become its GM)")
@@ -67,7 +101,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
                 "(not in a thread, forum, voice channel or DM)."
             )
         assert interaction.guild is not None
-        info = await service_of(interaction).create(
+        info = await self.service.create(
             actor_of(interaction), interaction.guild.id, channel_id, ruleset, name
         )
         ruleset_obj = ruleset_info(info.ruleset)
@@ -82,35 +116,11 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
 
     @app_commands.command(description="Take a seat in this channel's campaign")
     async def join(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        channel_id = campaign_channel_id(interaction)
-        seat = await service.join(actor_of(interaction), channel_id)
-        seen = await service.seat_view(actor_of(interaction), channel_id)
-        dm_ok = await self._welcome(interaction, seat, seen.info.name, channel_id)
-        # The service announces the join in the channel; this answer is for the player.
-        await reply(interaction, f"You joined as seat {seat.seat}.")
-        if not dm_ok:
-            await service.dm_closed(interaction.user.id)
-            await reply(interaction, CLOSED_DM_HINT, ephemeral=True)
-
-    async def _welcome(self, interaction: discord.Interaction, seat: SeatInfo, name: str,
-                       channel_id: int) -> bool:
-        """DMs a short welcome naming the campaign and linking its channel (or thread);
-        False when the user does not accept DMs from us."""
-        try:
-            await interaction.user.send(
-                f"Welcome aboard! You hold seat {seat.seat} in **{name}** (<#{channel_id}>). "
-                "Your orders panels will arrive here; `/orders` brings them back."
-            )
-        except discord.Forbidden as error:
-            if error.code != DM_CLOSED_CODE:
-                raise
-            return False
-        return True
+        await join_seat(self.service, interaction)
 
     @app_commands.command(description="Give up your seat (only before the campaign starts)")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await service_of(interaction).leave(
+        await self.service.leave(
             actor_of(interaction), campaign_channel_id(interaction)
         )
         await reply(interaction, "You left the campaign.")
@@ -118,14 +128,14 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
     @app_commands.command(description="GM: start the campaign with the players who have joined")
     async def start(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        info = await service_of(interaction).start(
+        info = await self.service.start(
             actor_of(interaction), campaign_channel_id(interaction)
         )
         await reply(interaction, f"**{info.name}** has started. Panels are on their way.")
 
     @app_commands.command(description="Where the campaign stands, as you may see it")
     async def status(self, interaction: discord.Interaction) -> None:
-        status = await service_of(interaction).status(
+        status = await self.service.status(
             campaign_channel_id(interaction), interaction.user.id
         )
         await reply(interaction, render_status(status))
@@ -143,7 +153,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
             raise InvalidInput("Name the setting to change (key), or give neither key nor value "
                                "to see every setting.")
         changes = {key: value} if key is not None and value is not None else {}
-        current = await service_of(interaction).settings(
+        current = await self.service.settings(
             actor_of(interaction), campaign_channel_id(interaction), changes
         )
         if key is not None and value is None:
@@ -177,7 +187,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         try:
-            known = await service_of(interaction).settings(
+            known = await self.service.settings(
                 actor_of(interaction), campaign_channel_id(interaction), {}
             )
         except UserError:
@@ -190,14 +200,14 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
 
     @app_commands.command(description="Back after missing deadlines: your moves wait for you again")
     async def back(self, interaction: discord.Interaction) -> None:
-        text = await service_of(interaction).come_back(
+        text = await self.service.come_back(
             actor_of(interaction), campaign_channel_id(interaction))
         await reply(interaction, text)
 
     @app_commands.command(description="GM: end the campaign for good")
     @app_commands.describe(reason="Shown in the channel")
     async def end(self, interaction: discord.Interaction, reason: str = "ended by the GM") -> None:
-        await service_of(interaction).end(
+        await self.service.end(
             actor_of(interaction), campaign_channel_id(interaction), reason
         )
         await reply(interaction, "Campaign ended; the channel has been told.")
@@ -208,7 +218,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         campaign_channel_id(interaction)
         assert interaction.guild is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
-        infos = await service_of(interaction).list_campaigns(interaction.guild.id,
+        infos = await self.service.list_campaigns(interaction.guild.id,
                                                              finished=finished)
         if finished:
             lines = [f"**{i.name}** ({i.ruleset}) in <#{i.channel_id}>: finished: "
@@ -249,5 +259,5 @@ def render_status(status: CampaignStatus) -> str:
     return clip("\n".join(lines))
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(CampaignCog(bot))
+async def setup(bot: AdmiraltyBot) -> None:
+    await bot.add_cog(CampaignCog(bot.service))

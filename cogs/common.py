@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 import discord
 
@@ -15,7 +15,6 @@ from cogs.answers import respond
 
 if TYPE_CHECKING:
     from bot.campaign import CampaignService
-    from bot.client import AdmiraltyBot
 
 MAX_CONTENT = 2000  # Discord's limit for one message's content
 CLOSED_DM_HINT = (
@@ -24,12 +23,17 @@ CLOSED_DM_HINT = (
 )
 
 
-def bot_of(interaction: discord.Interaction) -> AdmiraltyBot:
-    return interaction.client  # type: ignore[return-value]
+class ServiceHolder(Protocol):
+    """What a DynamicItem reads off the bot (``bot.client.AdmiraltyBot.service``): discord.py
+    builds the items from their custom ids, so they cannot be handed the service as the cogs
+    are. A protocol, not an import: the client imports the cogs."""
+
+    @property
+    def service(self) -> CampaignService: ...
 
 
 def service_of(interaction: discord.Interaction) -> CampaignService:
-    return bot_of(interaction).service
+    return cast(ServiceHolder, interaction.client).service
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:

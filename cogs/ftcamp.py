@@ -1,6 +1,6 @@
 """/ftcamp: the FTCamp commands (RULINGS E-1 to E-13, docs/rules/ftcamp.md).
 
-Orders themselves go through the generic DM panel (cogs.panels); this cog adds what is
+Orders themselves go through the generic DM panel (cogs.panel_items); this cog adds what is
 FTCamp's own: loading and exporting scenario files, the battle lists, the hex map and the
 orbit-sector pictures, and the GM's edits between rounds (named edits the service applies
 with the rule set's pure functions, in one transaction with an event). The cog never holds
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -24,79 +24,16 @@ from cogs.common import (
     campaign_channel_id,
     read_attachment,
     reply,
-    service_of,
     split_content,
 )
 
-
-async def _campaign(interaction: discord.Interaction) -> read.Campaign:
-    return await read.load(service_of(interaction), campaign_channel_id(interaction),
-                           actor_of(interaction))
-
-
-async def _quiet_state(interaction: discord.Interaction) -> read.Campaign | None:
-    """For autocomplete: the campaign, or None where there is none (never an error)."""
-    try:
-        return await _campaign(interaction)
-    except UserError:
-        return None
+if TYPE_CHECKING:
+    from bot.campaign import CampaignService
+    from bot.client import AdmiraltyBot
 
 
 def _choices(names: Sequence[str]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names][:25]
-
-
-async def gm_group_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """Every group and static (the GM sees them all); nothing for other members."""
-    camp = await _quiet_state(interaction)
-    if camp is None or not camp.view or not camp.is_gm:
-        return []
-    return _choices(read.matching(read.group_names(camp.view), current))
-
-
-async def gm_fleet_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """Groups that are not statics (flags apply to them only)."""
-    camp = await _quiet_state(interaction)
-    if camp is None or not camp.view or not camp.is_gm:
-        return []
-    return _choices(read.matching(read.group_names(camp.view, statics=False), current))
-
-
-async def craft_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """The craft of the group already chosen in the same command."""
-    camp = await _quiet_state(interaction)
-    group = str(getattr(interaction.namespace, "group", "") or "")
-    if camp is None or not camp.view or not camp.is_gm:
-        return []
-    return _choices(read.matching(read.craft_names(camp.view, group), current))
-
-
-async def map_hex_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """Hexes of the caller's view: a player never gets a hex known only from a group
-    hidden from them."""
-    camp = await _quiet_state(interaction)
-    if camp is None or not camp.view:
-        return []
-    return [app_commands.Choice(name=read.hex_title(camp.view, h)[:100], value=h)
-            for h in read.matching(read.known_hexes(camp.view), current)]
-
-
-async def picture_hex_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    camp = await _quiet_state(interaction)
-    if camp is None or not camp.view:
-        return []
-    return [app_commands.Choice(name=read.hex_title(camp.view, h)[:100], value=h)
-            for h in read.matching(read.picture_hexes(camp.view), current)]
 
 
 async def _public_texts(interaction: discord.Interaction, texts: list[str]) -> None:
@@ -112,14 +49,6 @@ async def _public_texts(interaction: discord.Interaction, texts: list[str]) -> N
         await reply(interaction, text, ephemeral=False)
 
 
-async def _edit(interaction: discord.Interaction, edit: str, **args: Any) -> None:
-    """A named GM edit of the running campaign; the service checks GM rights and applies it."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    summary = await service_of(interaction).gm_edit(
-        actor_of(interaction), campaign_channel_id(interaction), edit, args)
-    await reply(interaction, f"Done: {summary}")
-
-
 async def _read_upload(file: discord.Attachment) -> bytes:
     """The one place /ftcamp reads an uploaded file (its size checked first)."""
     return await read_attachment(file, read.MAX_FILE)
@@ -132,9 +61,78 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     group = app_commands.Group(name="group", description="GM: edit groups between rounds")
     craft = app_commands.Group(name="craft", description="GM: edit craft between rounds")
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+    def __init__(self, service: CampaignService) -> None:
+        self.service = service
         super().__init__()
+
+    # ------------------------------------------------------------ reading the campaign
+
+    async def _campaign(self, interaction: discord.Interaction) -> read.Campaign:
+        return await read.load(self.service, campaign_channel_id(interaction),
+                               actor_of(interaction))
+
+    async def _quiet_state(self, interaction: discord.Interaction) -> read.Campaign | None:
+        """For autocomplete: the campaign, or None where there is none (never an error)."""
+        try:
+            return await self._campaign(interaction)
+        except UserError:
+            return None
+
+    async def gm_group_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Every group and static (the GM sees them all); nothing for other members."""
+        camp = await self._quiet_state(interaction)
+        if camp is None or not camp.view or not camp.is_gm:
+            return []
+        return _choices(read.matching(read.group_names(camp.view), current))
+
+    async def gm_fleet_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Groups that are not statics (flags apply to them only)."""
+        camp = await self._quiet_state(interaction)
+        if camp is None or not camp.view or not camp.is_gm:
+            return []
+        return _choices(read.matching(read.group_names(camp.view, statics=False), current))
+
+    async def craft_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The craft of the group already chosen in the same command."""
+        camp = await self._quiet_state(interaction)
+        group = str(getattr(interaction.namespace, "group", "") or "")
+        if camp is None or not camp.view or not camp.is_gm:
+            return []
+        return _choices(read.matching(read.craft_names(camp.view, group), current))
+
+    async def map_hex_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Hexes of the caller's view: a player never gets a hex known only from a group
+        hidden from them."""
+        camp = await self._quiet_state(interaction)
+        if camp is None or not camp.view:
+            return []
+        return [app_commands.Choice(name=read.hex_title(camp.view, h)[:100], value=h)
+                for h in read.matching(read.known_hexes(camp.view), current)]
+
+    async def picture_hex_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        camp = await self._quiet_state(interaction)
+        if camp is None or not camp.view:
+            return []
+        return [app_commands.Choice(name=read.hex_title(camp.view, h)[:100], value=h)
+                for h in read.matching(read.picture_hexes(camp.view), current)]
+
+    async def _edit(self, interaction: discord.Interaction, edit: str, **args: Any) -> None:
+        """A named GM edit of the running campaign; the service checks GM rights and applies
+        it."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        summary = await self.service.gm_edit(
+            actor_of(interaction), campaign_channel_id(interaction), edit, args)
+        await reply(interaction, f"Done: {summary}")
 
     # ------------------------------------------------------------ scenario files
 
@@ -142,18 +140,18 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     @app_commands.describe(file="The scenario (see examples/ftcamp/example.toml)")
     async def load(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        camp = await _campaign(interaction)
+        camp = await self._campaign(interaction)
         camp.require_gm()
         data = await _read_upload(file)
-        text = await service_of(interaction).load_file(
+        text = await self.service.load_file(
             actor_of(interaction), campaign_channel_id(interaction), file.filename, data)
         await reply(interaction, text)
 
     @app_commands.command(description="GM: the campaign as it stands, as a scenario file")
     async def export(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        (await _campaign(interaction)).require_gm()
-        filename, data, note = await service_of(interaction).export_file(
+        (await self._campaign(interaction)).require_gm()
+        filename, data, note = await self.service.export_file(
             actor_of(interaction), campaign_channel_id(interaction))
         await reply(interaction, note, files=[discord.File(io.BytesIO(data), filename=filename)])
 
@@ -161,8 +159,8 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
 
     @app_commands.command(description="Post the latest battle lists in the channel")
     async def battles(self, interaction: discord.Interaction) -> None:
-        view = (await _campaign(interaction)).started()
-        lists = await service_of(interaction).texts(
+        view = (await self._campaign(interaction)).started()
+        lists = await self.service.texts(
             actor_of(interaction), campaign_channel_id(interaction), "battles")
         if not lists:
             await reply(interaction, f"No battle list yet (round {view['round']}, step "
@@ -173,8 +171,8 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     @app_commands.command(name="map", description="Post the hex map in the channel")
     async def map_(self, interaction: discord.Interaction) -> None:
         # Refusals come before the (public) defer: its follow-up would keep it public.
-        (await _campaign(interaction)).started()
-        service = service_of(interaction)
+        (await self._campaign(interaction)).started()
+        service = self.service
         picture = await service.picture(actor_of(interaction),
                                         campaign_channel_id(interaction), "hexmap")
         await interaction.response.defer(thinking=True)
@@ -189,8 +187,8 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     @app_commands.describe(hex="A contested hex, like 0505")
     @app_commands.autocomplete(hex=picture_hex_choices)
     async def hex_(self, interaction: discord.Interaction, hex: str) -> None:
-        (await _campaign(interaction)).started()
-        service = service_of(interaction)
+        (await self._campaign(interaction)).started()
+        service = self.service
         # an unknown hex is refused here, before the public defer, like /ftcamp map
         picture = await service.picture(actor_of(interaction),
                                         campaign_channel_id(interaction), "sector", focus=hex)
@@ -211,8 +209,9 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
         hex: str, craft: str, mass: app_commands.Range[int, 1, 10000],
         thrust: app_commands.Range[int, 0, 20], sector: str | None = None, armed: bool = True,
     ) -> None:
-        await _edit(interaction, "group_add", name=name, owner=int(owner), hex=hex,
-                    craft=craft, mass=int(mass), thrust=int(thrust), sector=sector, armed=armed)
+        await self._edit(interaction, "group_add", name=name, owner=int(owner), hex=hex,
+                         craft=craft, mass=int(mass), thrust=int(thrust), sector=sector,
+                         armed=armed)
 
     @group.command(name="move", description="GM: put a group in another hex")
     @app_commands.describe(name="The group", hex="Hex like 0304", sector="Orbit-sector (statics)")
@@ -220,13 +219,13 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     async def group_move(
         self, interaction: discord.Interaction, name: str, hex: str, sector: str | None = None
     ) -> None:
-        await _edit(interaction, "group_move", name=name, hex=hex, sector=sector)
+        await self._edit(interaction, "group_move", name=name, hex=hex, sector=sector)
 
     @group.command(name="remove", description="GM: remove a group from the game")
     @app_commands.describe(name="The group")
     @app_commands.autocomplete(name=gm_group_choices)
     async def group_remove(self, interaction: discord.Interaction, name: str) -> None:
-        await _edit(interaction, "group_remove", name=name)
+        await self._edit(interaction, "group_remove", name=name)
 
     @group.command(name="tug", description="GM: name the group whose tug tows this one")
     @app_commands.describe(name="The towed group",
@@ -235,7 +234,7 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     async def group_tug(
         self, interaction: discord.Interaction, name: str, tug: str | None = None
     ) -> None:
-        await _edit(interaction, "group_tug", name=name, tug=tug)
+        await self._edit(interaction, "group_tug", name=name, tug=tug)
 
     # ------------------------------------------------------------ GM edits: craft
 
@@ -249,8 +248,8 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
         mass: app_commands.Range[int, 1, 10000], thrust: app_commands.Range[int, 0, 20],
         armed: bool = True, sensors: app_commands.Range[int, 0, 5] = 0, crippled: bool = False,
     ) -> None:
-        await _edit(interaction, "craft_add", group=group, name=name, mass=int(mass),
-                    thrust=int(thrust), armed=armed, sensors=int(sensors), crippled=crippled)
+        await self._edit(interaction, "craft_add", group=group, name=name, mass=int(mass),
+                         thrust=int(thrust), armed=armed, sensors=int(sensors), crippled=crippled)
 
     @craft.command(name="remove", description="GM: remove a craft from its group")
     @app_commands.describe(group="The group", craft="The craft")
@@ -258,7 +257,7 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     async def craft_remove(
         self, interaction: discord.Interaction, group: str, craft: str
     ) -> None:
-        await _edit(interaction, "craft_remove", group=group, craft=craft)
+        await self._edit(interaction, "craft_remove", group=group, craft=craft)
 
     @craft.command(name="damage", description="GM: mark damage on a craft")
     @app_commands.describe(group="The group", craft="The craft", points="Damage points to add",
@@ -268,8 +267,8 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
         self, interaction: discord.Interaction, group: str, craft: str,
         points: app_commands.Range[int, 0, 1000], drive_lost: bool = False,
     ) -> None:
-        await _edit(interaction, "craft_damage", group=group, craft=craft, points=int(points),
-                    drive_lost=drive_lost)
+        await self._edit(interaction, "craft_damage", group=group, craft=craft, points=int(points),
+                         drive_lost=drive_lost)
 
     @craft.command(name="ftl-loss", description="GM: a craft's FTL drive is destroyed")
     @app_commands.describe(group="The group", craft="The craft")
@@ -277,7 +276,7 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
     async def craft_ftl_loss(
         self, interaction: discord.Interaction, group: str, craft: str
     ) -> None:
-        await _edit(interaction, "craft_ftl_loss", group=group, craft=craft)
+        await self._edit(interaction, "craft_ftl_loss", group=group, craft=craft)
 
     # ------------------------------------------------------------ GM edits: flags
 
@@ -290,8 +289,8 @@ class FtcampCog(commands.GroupCog, group_name="ftcamp"):
         self, interaction: discord.Interaction, group: str, flag: app_commands.Choice[str],
         value: bool,
     ) -> None:
-        await _edit(interaction, "flag", group=group, flag=flag.value, value=value)
+        await self._edit(interaction, "flag", group=group, flag=flag.value, value=value)
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(FtcampCog(bot))
+async def setup(bot: AdmiraltyBot) -> None:
+    await bot.add_cog(FtcampCog(bot.service))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -17,9 +18,12 @@ from cogs.common import (
     campaign_channel_id,
     clip,
     reply,
-    service_of,
     timestamp,
 )
+
+if TYPE_CHECKING:
+    from bot.campaign import CampaignService
+    from bot.client import AdmiraltyBot
 
 MAX_LOG = 50
 
@@ -28,8 +32,8 @@ MAX_LOG = 50
 class GmCog(commands.GroupCog, group_name="gm"):
     """Each command checks GM rights in the service (campaign GM, or Manage Server)."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+    def __init__(self, service: CampaignService) -> None:
+        self.service = service
         super().__init__()
 
     @app_commands.command(description="GM: give everyone more time for this step")
@@ -37,21 +41,21 @@ class GmCog(commands.GroupCog, group_name="gm"):
     async def extend(
         self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.1, 720.0]
     ) -> None:
-        await service_of(interaction).gm_extend(
+        await self.service.gm_extend(
             actor_of(interaction), campaign_channel_id(interaction), float(hours)
         )
         await reply(interaction, f"Deadline extended by {hours:g} hour(s).")
 
     @app_commands.command(description="GM: stop the clock (no deadlines or reminders)")
     async def pause(self, interaction: discord.Interaction) -> None:
-        await service_of(interaction).gm_pause(
+        await self.service.gm_pause(
             actor_of(interaction), campaign_channel_id(interaction)
         )
         await reply(interaction, "Campaign paused.")
 
     @app_commands.command(description="GM: start the clock again")
     async def resume(self, interaction: discord.Interaction) -> None:
-        await service_of(interaction).gm_resume(
+        await self.service.gm_resume(
             actor_of(interaction), campaign_channel_id(interaction)
         )
         await reply(interaction, "Campaign resumed.")
@@ -59,7 +63,7 @@ class GmCog(commands.GroupCog, group_name="gm"):
     @app_commands.command(description="GM: resolve the step now; missing players take defaults")
     async def advance(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await service_of(interaction).gm_advance(
+        await self.service.gm_advance(
             actor_of(interaction), campaign_channel_id(interaction)
         )
         await reply(interaction, "Step resolved.")
@@ -67,7 +71,7 @@ class GmCog(commands.GroupCog, group_name="gm"):
     @app_commands.command(description="GM: take back the last resolution")
     async def undo(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        told = await service_of(interaction).gm_undo(
+        told = await self.service.gm_undo(
             actor_of(interaction), campaign_channel_id(interaction)
         )
         await reply(interaction, f"Undone. The channel was told:\n{told}")
@@ -79,7 +83,7 @@ class GmCog(commands.GroupCog, group_name="gm"):
         self, interaction: discord.Interaction, limit: app_commands.Range[int, 1, MAX_LOG] = 15,
         file: bool = False,
     ) -> None:
-        service = service_of(interaction)
+        service = self.service
         actor, channel_id = actor_of(interaction), campaign_channel_id(interaction)
         if file:
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -95,7 +99,7 @@ class GmCog(commands.GroupCog, group_name="gm"):
     @app_commands.command(description="GM: remove a player; their seat takes defaults")
     @app_commands.describe(player="The player to remove")
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
-        await service_of(interaction).gm_kick(
+        await self.service.gm_kick(
             actor_of(interaction), campaign_channel_id(interaction), player.id
         )
         await reply(interaction, f"{player.display_name} was removed from the campaign.")
@@ -104,7 +108,7 @@ class GmCog(commands.GroupCog, group_name="gm"):
                                       "locked")
     @app_commands.describe(player="The player whose orders reopen")
     async def reopen(self, interaction: discord.Interaction, player: discord.User) -> None:
-        text = await service_of(interaction).gm_reopen(
+        text = await self.service.gm_reopen(
             actor_of(interaction), campaign_channel_id(interaction), player.id)
         await reply(interaction, f"Reopened. The channel was told:\n{text}")
 
@@ -119,7 +123,7 @@ class GmCog(commands.GroupCog, group_name="gm"):
         if not isinstance(new, discord.Member):
             raise InvalidInput(f"{new.display_name} is not a member of this server; the new "
                                "holder of a seat must be.")
-        await service_of(interaction).gm_replace(
+        await self.service.gm_replace(
             actor_of(interaction), channel_id, old.id, actor_for(new)
         )
         await reply(interaction, f"{new.display_name} takes over {old.display_name}'s seat.")
@@ -159,5 +163,5 @@ def _log_line(entry: LogEntry) -> str:
     return f"{timestamp(entry.created_at)} step {entry.step_no}{who}: {entry.text}"
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(GmCog(bot))
+async def setup(bot: AdmiraltyBot) -> None:
+    await bot.add_cog(GmCog(bot.service))

@@ -60,9 +60,6 @@ def ruling_text(interaction: discord.Interaction, rule: str) -> str:
 
 
 class HelpCog(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
     @app_commands.command(name="help", description="How to start and play a campaign")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.describe(ruleset="A rule set to explain (leave empty for the overview)",
@@ -87,4 +84,4 @@ class HelpCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(HelpCog(bot))
+    await bot.add_cog(HelpCog())

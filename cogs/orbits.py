@@ -1,6 +1,6 @@
 """/orbits: the Orbits rule set's own commands, ``hand`` (your cards) and ``map`` (the table).
 
-Turn and battle input needs nothing here: the generic panel (cogs.panel_view) renders every
+Turn and battle input needs nothing here: the generic panel (cogs.panel_items) renders every
 Orbits request, the discard included. These two commands only read the campaign.
 """
 
@@ -17,10 +17,11 @@ from discord.ext import commands
 from bot.campaign.models import Actor
 from bot.errors import InvalidState, NotFound
 from bot.rules.orbits import cards as C  # a pure card-code formatter (allowlisted)
-from cogs.common import actor_of, campaign_channel_id, reply, service_of
+from cogs.common import actor_of, campaign_channel_id, reply
 
 if TYPE_CHECKING:
     from bot.campaign import CampaignService
+    from bot.client import AdmiraltyBot
 
 RULESET = "orbits"
 MAP_FILE = "orbits-map.png"
@@ -114,8 +115,8 @@ def hand_text(table: OrbitsTable) -> str:
 class OrbitsCog(commands.GroupCog, group_name="orbits"):
     """Orbits (card campaign): your hand, and the map of the table."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+    def __init__(self, service: CampaignService) -> None:
+        self.service = service
         super().__init__()
 
     @app_commands.command(description="Your own Orbits cards, area by area (only you see it)")
@@ -129,7 +130,7 @@ class OrbitsCog(commands.GroupCog, group_name="orbits"):
 
     async def _my_tables(self, interaction: discord.Interaction) -> list[OrbitsTable]:
         """In a channel: its campaign. In a DM: every running Orbits campaign of the user."""
-        service = service_of(interaction)
+        service = self.service
         user_id = interaction.user.id
         if interaction.guild is not None:
             return [await table_in_channel(service, campaign_channel_id(interaction),
@@ -144,7 +145,7 @@ class OrbitsCog(commands.GroupCog, group_name="orbits"):
     @app_commands.command(description="Post the public map of this Orbits campaign here")
     async def map(self, interaction: discord.Interaction) -> None:
         # Every refusal happens before the public defer, so it stays ephemeral.
-        service = service_of(interaction)
+        service = self.service
         channel_id = campaign_channel_id(interaction)
         table = await table_in_channel(service, channel_id, actor_of(interaction))
         picture = await service.picture(actor_of(interaction), channel_id, "map")
@@ -160,5 +161,5 @@ class OrbitsCog(commands.GroupCog, group_name="orbits"):
         )
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(OrbitsCog(bot))
+async def setup(bot: AdmiraltyBot) -> None:
+    await bot.add_cog(OrbitsCog(bot.service))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -10,23 +12,15 @@ from bot.campaign.models import CampaignInfo, Panel
 from bot.errors import InvalidInput, NotFound
 from bot.rules.base import GM_SEAT
 from cogs.background_loops import DM_CLOSED_CODE
-from cogs.common import clip, reply, service_of
+from cogs.common import clip, reply
 from cogs.panel_items import render
+
+if TYPE_CHECKING:
+    from bot.campaign import CampaignService
+    from bot.client import AdmiraltyBot
 
 MAX_PANELS = 10  # one message each; more than this means something is wrong upstream
 NO_CAMPAIGN = "You hold no seat in a running campaign, and you are the GM of none."
-
-
-async def campaign_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    user_id = interaction.user.id
-    infos = await service_of(interaction).campaigns_of_user(user_id)
-    return [
-        app_commands.Choice(name=clip(choice_name(i, user_id), 100), value=str(i.id))
-        for i in infos
-        if current.lower() in i.name.lower()
-    ][:25]
 
 
 def choice_name(info: CampaignInfo, user_id: int) -> str:
@@ -39,10 +33,22 @@ def seat_label(panel: Panel) -> str:
 
 
 class OrdersCog(commands.Cog):
-    """Re-opens panels; the panels themselves are handled by the Panels cog."""
+    """Re-opens panels; the panels themselves are handled by their items (cogs.panel_items)."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+    def __init__(self, service: CampaignService) -> None:
+        self.service = service
+
+    async def campaign_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        user_id = interaction.user.id
+        infos = await self.service.campaigns_of_user(user_id)
+        return [
+            app_commands.Choice(name=clip(choice_name(i, user_id), 100), value=str(i.id))
+            for i in infos
+            if current.lower() in i.name.lower()
+        ][:25]
+
 
     @app_commands.command(description="Get your current orders panel(s) again")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -69,7 +75,7 @@ class OrdersCog(commands.Cog):
         self, interaction: discord.Interaction, campaign: str | None
     ) -> list[tuple[str, discord.ui.View]]:
         """Each open panel rendered, headed by its campaign and seat (a GM may also play)."""
-        service = service_of(interaction)
+        service = self.service
         user_id = interaction.user.id
         out: list[tuple[str, discord.ui.View]] = []
         for info in await self._campaigns(interaction, campaign):
@@ -81,7 +87,7 @@ class OrdersCog(commands.Cog):
     async def _campaigns(
         self, interaction: discord.Interaction, campaign: str | None
     ) -> list[CampaignInfo]:
-        service = service_of(interaction)
+        service = self.service
         mine = await service.campaigns_of_user(interaction.user.id)
         if campaign is not None:
             chosen = [i for i in mine if str(i.id) == campaign or i.name == campaign]
@@ -119,5 +125,5 @@ class OrdersCog(commands.Cog):
         return True
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(OrdersCog(bot))
+async def setup(bot: AdmiraltyBot) -> None:
+    await bot.add_cog(OrdersCog(bot.service))

@@ -1,5 +1,6 @@
-"""The Panels cog: registers the panel items (one DynamicItem class per verb,
-``cogs.panel_items``) and takes the submissions of the panels' number Modals."""
+"""The Panels cog: registers the bot's DynamicItems (the panel items, one class per verb,
+``cogs.panel_items``, and the battle cards' open buttons, ``cogs.battle_open``) and takes the
+submissions of the panels' number Modals."""
 
 from __future__ import annotations
 
@@ -7,20 +8,23 @@ import discord
 from discord.ext import commands
 
 from cogs import panel_modal
+from cogs.battle_open import OpenBattleButton
 from cogs.panel_items import PANEL_ITEMS, show_typed
+
+DYNAMIC_ITEMS = (*PANEL_ITEMS, OpenBattleButton)  # P-17: battle cards' open buttons
 
 
 class Panels(commands.Cog):
-    """Every panel component; each item's class has its own check and callback."""
+    """Every persistent component; each item's class has its own check and callback."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*PANEL_ITEMS)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*PANEL_ITEMS)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -345,9 +345,9 @@ def _graph(modules: dict[str, Path]) -> dict[str, set[str]]:
 
 
 # The Discord adapter is one unit: the client that builds the cogs and the cogs that type it
-# (cogs/common.py and cogs/background_loops.py import AdmiraltyBot under TYPE_CHECKING;
-# bot/client.py imports cogs.answers, the one error ladder, issue 17 item 5). Module cycles
-# inside it are still refused by test_no_import_cycles.
+# (the cog extensions import AdmiraltyBot under TYPE_CHECKING for their setup(); bot/client.py
+# imports cogs.answers, the one error ladder, and cogs.background_loops, whose Loops it builds,
+# issue 17 item 5). Module cycles inside it are still refused by test_no_import_cycles.
 DISCORD_ADAPTER = "discord adapter (cogs, bot.client, bot.__main__)"
 
 
@@ -608,7 +608,6 @@ RULESET_NAMES = {"ruleset", "rules"}  # local names the service gives a rule-set
 # getattr/hasattr calls in the scanned modules that are no hook lookup, each with its reason.
 GETATTR_ALLOWLIST = {
     ("cogs.battle", "interaction.namespace"): "an app command's typed option, by name",
-    ("cogs.battle", "cog"): "a cog's command object, by name",
     ("cogs.ftcamp", "interaction.namespace"): "an app command's typed option, by name",
     ("cogs.background_loops", "destination"): "a Discord channel type without partial messages",
     ("bot.campaign.demo", "state"): "the demo summary's turn count (Orbits and HRFT count "

@@ -59,9 +59,13 @@ GUILD, BOT_DM = 0, 1
 
 def test_p37_every_command_says_where_it_may_be_used(simcord_bot: AdmiraltyBot) -> None:
     async def commands() -> list[dict]:
-        for name in COGS:
-            await simcord_bot.load_extension(name)
-        return [c.to_dict(simcord_bot.tree) for c in simcord_bot.tree.get_commands()]
+        await simcord_bot.open_service()  # the cogs are built with it
+        try:
+            for name in COGS:
+                await simcord_bot.load_extension(name)
+            return [c.to_dict(simcord_bot.tree) for c in simcord_bot.tree.get_commands()]
+        finally:
+            await simcord_bot.db.close()
 
     payload = asyncio.run(commands())
     names = {c["name"] for c in payload}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.cogs.simworld import World
 
 
@@ -48,18 +50,21 @@ async def test_ftcamp_help_starts_with_loading_a_scenario(world: World) -> None:
     assert "built-in example" in result.response.content
 
 
-def test_every_command_and_option_has_a_description() -> None:
+def test_every_command_and_option_has_a_description(tmp_path: Path) -> None:
     import asyncio
 
     from bot.client import COGS
     from tests.cogs.conftest import new_bot
 
     async def load() -> list[dict[str, object]]:
-        bot = new_bot("unused.db")
-        for name in COGS:
-            if name != "cogs.background_loops":  # background loops only; no commands
+        bot = new_bot(tmp_path / "tree.db")
+        await bot.open_service()  # the cogs are built with it
+        try:
+            for name in COGS:
                 await bot.load_extension(name)
-        return [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
+            return [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
+        finally:
+            await bot.db.close()
 
     payloads = asyncio.run(load())
     assert {"campaign", "orders", "gm", "roll", "help"} <= {p["name"] for p in payloads}
