@@ -83,27 +83,33 @@ class Snapshot:
 
 
 async def put_snapshot(
-    tx: Tx, campaign_id: int, snap: Snapshot, now: float, *, keep: int
+    tx: Tx, campaign_id: int, snap: Snapshot, now: float, *, keep: int, stored: bool = False
 ) -> None:
     """Stores the state before resolution ``snap.resolution_no`` and deletes the snapshots
     older than the ``keep`` newest (resolution numbers up to ``snap.resolution_no - keep``):
     /gm undo never reaches further back, and a full state per resolution kept forever was
-    most of a finished game's database."""
+    most of a finished game's database.
+
+    ``stored``: ``snap.state`` is the state the campaign's row holds in the file (nothing
+    changed it in this transaction), so SQLite copies that text over instead of it being
+    encoded again (issue 17 item 9: FTCamp's 141 KB state was encoded twice per resolution)."""
     if keep < 1:
         raise ValueError(f"keep must be >= 1, got {keep}")
+    rest = (snap.step_no, json.dumps(snap.step_keys),
+            json.dumps({str(k): v for k, v in snap.submissions.items()}), now)
     # an undo lowers the resolution number, so a number can come round again: replace it
-    await tx.execute(
-        "INSERT INTO snapshots (campaign_id, resolution_no, state, step_no, step_keys,"
-        " submissions, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (campaign_id, resolution_no) DO UPDATE SET state = excluded.state,"
-        " step_no = excluded.step_no, step_keys = excluded.step_keys,"
-        " submissions = excluded.submissions, created_at = excluded.created_at",
-        (
-            campaign_id, snap.resolution_no, json.dumps(snap.state), snap.step_no,
-            json.dumps(snap.step_keys),
-            json.dumps({str(k): v for k, v in snap.submissions.items()}), now,
-        ),
-    )
+    upsert = (" ON CONFLICT (campaign_id, resolution_no) DO UPDATE SET state = excluded.state,"
+              " step_no = excluded.step_no, step_keys = excluded.step_keys,"
+              " submissions = excluded.submissions, created_at = excluded.created_at")
+    columns = ("INSERT INTO snapshots (campaign_id, resolution_no, state, step_no, step_keys,"
+               " submissions, created_at)")
+    if stored:
+        await tx.execute(
+            columns + " SELECT id, ?, IFNULL(state, '{}'), ?, ?, ?, ? FROM campaigns"
+            " WHERE id = ?" + upsert, (snap.resolution_no, *rest, campaign_id))
+    else:
+        await tx.execute(columns + " VALUES (?, ?, ?, ?, ?, ?, ?)" + upsert, (
+            campaign_id, snap.resolution_no, json.dumps(snap.state), *rest))
     await tx.execute(
         "DELETE FROM snapshots WHERE campaign_id = ? AND resolution_no <= ?",
         (campaign_id, snap.resolution_no - keep),

@@ -257,7 +257,8 @@ class StepEngine(ServiceCore):
             resolution_no=row.resolution_no + 1, state=row.state or {}, step_no=row.step_no,
             step_keys=row.step_keys, submissions=dict(ctx.submitted),
         )
-        await turns.put_snapshot(tx, row.id, snap, fx.now, keep=self.undo_depth)
+        await turns.put_snapshot(tx, row.id, snap, fx.now, keep=self.undo_depth,
+                                 stored=fx.save != "state")  # unchanged: copied, not encoded
         row.resolution_no += 1
         return self._dice(ctx, str(row.resolution_no))
 

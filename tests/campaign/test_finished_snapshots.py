@@ -4,6 +4,8 @@ its parent's to mend (P-13), so an ended campaign's snapshots would only fill th
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.campaign import CampaignService
@@ -75,3 +77,26 @@ async def test_a_finished_battle_drops_its_snapshots_and_its_parent_keeps_undoin
     assert parent_state((await service.snapshot(parent_id)).row).war[0].status == "proposed"
     assert (await snapshots(db, parent_id))[0] == parent_rows
     await service.gm_undo(GM, PARENT_CHANNEL)
+
+
+async def test_each_snapshot_holds_the_state_before_its_resolution(
+    service: CampaignService, db: Database
+) -> None:
+    """The state the row held is copied into the snapshot (not encoded again): the same."""
+    info = await started(service, ALICE, BOB, CAROL, target="9")
+    checked = 0
+    for n in range(30):
+        row = await db.fetchone("SELECT state, resolution_no FROM campaigns WHERE id = ?",
+                                (info.id,))
+        assert row is not None
+        player, step, action = await next_move(service, info.id)
+        await service.submit(player, info.id, step, action)
+        if n == 12:  # an undo: the same resolution number comes round again
+            await service.gm_undo(GM, CHANNEL)
+            continue
+        got = await db.fetchone("SELECT state FROM snapshots WHERE campaign_id = ? AND"
+                                " resolution_no = ?", (info.id, row[1] + 1))
+        if got is not None:  # this submit resolved: its snapshot is the state before it
+            assert json.loads(got[0]) == json.loads(row[0])
+            checked += 1
+    assert checked >= 10
