@@ -328,7 +328,7 @@ class Loops(commands.Cog):
             # drawn for the DM's reader only: a seat handed over meanwhile shows no buttons
             # (and none of the new holder's choices) to the old holder
             panel = await self.service.panel(ref.campaign_id, ref.step_no, ref.seat,
-                                                 user_id=row.user_id)
+                                             user_id=row.user_id)
         except (InvalidState, PermissionDenied):
             return None  # the step ended before the message went out; /orders has the new one
         _content, view = render(panel)

@@ -116,7 +116,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         if interaction.guild is None:
             return []
         mine = await self.service.parent_choices(actor_of(interaction),
-                                                            interaction.guild.id)
+                                                 interaction.guild.id)
         typed = current.strip().lower()
         return [app_commands.Choice(name=clip(f"{c.name} ({c.ruleset}, id {c.id}"
                                               + (", finished)" if c.status == Status.ENDED
@@ -153,7 +153,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         await self._battle(interaction)  # refuses outside a battle thread
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await self.service.begin_battle(actor_of(interaction),
-                                                          campaign_channel_id(interaction))
+                                               campaign_channel_id(interaction))
         await reply(interaction, f"**{info.name}** begins.")
 
     @app_commands.command(description="GM: upload designs that waiting campaign craft name, "
@@ -169,8 +169,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await _read_upload(file)
         await self.service.upload(actor_of(interaction),
-                                             campaign_channel_id(interaction), "add_design",
-                                             file.filename, data)
+                                  campaign_channel_id(interaction), "add_design",
+                                  file.filename, data)
         await reply(interaction, "Design uploaded: the result is in the thread.")
 
     @app_commands.command(description="GM: bring a ship docked in its Fleet Manager fleet "
@@ -186,8 +186,8 @@ class BattleCog(commands.GroupCog, group_name="battle"):
         value = _docked_value(option_values(spec, "ship"), ship)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.gm_act(actor_of(interaction),
-                                             campaign_channel_id(interaction),
-                                             {"type": "bring_docked", "ship": value})
+                                  campaign_channel_id(interaction),
+                                  {"type": "bring_docked", "ship": value})
         await reply(interaction, "Ship brought in: the result is in the thread.")
 
     @undock.autocomplete("ship")
@@ -405,7 +405,7 @@ class BattleCog(commands.GroupCog, group_name="battle"):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.gm_act(actor_of(interaction),
-                                             campaign_channel_id(interaction), action)
+                                  campaign_channel_id(interaction), action)
         await reply(interaction, "Damage entered: the result is in the thread.")
 
     @app_commands.command(description="Damage control: try to repair (at turn end)")

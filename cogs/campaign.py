@@ -219,7 +219,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign"):
         assert interaction.guild is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         infos = await self.service.list_campaigns(interaction.guild.id,
-                                                             finished=finished)
+                                                  finished=finished)
         if finished:
             lines = [f"**{i.name}** ({i.ruleset}) in <#{i.channel_id}>: finished: "
                      f"{i.end_reason or 'ended'}" for i in infos]
