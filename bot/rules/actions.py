@@ -12,18 +12,12 @@ Pure; imports nothing of a rule set.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, ValidationError
 
 from bot.errors import InvalidInput
-from bot.rules.base import YesNo
-
-Scalar = str | int | bool | None
-ActionValue = Scalar | list[Scalar]
-# The stored form of an action, as the service holds it and hands it to the hooks.
-ActionData = Mapping[str, ActionValue]
+from bot.rules.base import ActionData, ActionValue, YesNo
 
 
 def read_flag(value: object) -> bool:

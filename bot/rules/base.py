@@ -17,6 +17,7 @@ panel can build them from Selects and Buttons; each rule set validates them and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
@@ -126,6 +127,14 @@ class Option(BaseModel):
     description: str = ""
 
 
+# An action's stored form: the flat dict a panel builds, each field a short value or a flat
+# list of them (bot/campaign/inputs.py checks the shape). Each rule set reads it into its
+# own action models (bot/rules/actions.py).
+Scalar = str | int | bool | None
+ActionValue = Scalar | list[Scalar]
+ActionData = Mapping[str, ActionValue]
+
+
 class YesNo(StrEnum):
     """A yes/no choice as a Select offers it and an action stores it ("yes"/"no", so actions
     stored before keep their meaning); an action model reads it as a bool
@@ -230,15 +239,16 @@ class Ruleset(Protocol):
 
     def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome: ...
 
-    def pending(self, state: Any) -> list[Request]: ...
+    def pending(self, state: BaseModel) -> list[Request]: ...
 
-    def act(self, state: Any, seat: int, action: dict[str, Any], dice: Dice) -> Outcome: ...
+    def act(self, state: BaseModel, seat: int, action: ActionData, dice: Dice) -> Outcome: ...
 
-    def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome: ...
+    def resolve(self, state: BaseModel, actions: dict[int, ActionData],
+                dice: Dice) -> Outcome: ...
 
-    def view(self, state: Any, viewer: int | None) -> dict[str, Any]: ...
+    def view(self, state: BaseModel, viewer: int | None) -> dict[str, Any]: ...
 
-    def status(self, state: Any, viewer: int | None) -> str: ...
+    def status(self, state: BaseModel, viewer: int | None) -> str: ...
 
     # Optional hooks (``check``, ``gm_actions``, ``step_name``, ``gm_view``, ...): every rule
     # set subclasses ``bot.rules.ruleset_base.RulesetBase``, where each exists with a neutral

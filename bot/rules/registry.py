@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from bot.errors import NotFound
-from bot.rules.ruleset_base import RulesetBase
+from bot.rules.ruleset_base import AnyRuleset, RulesetBase
 
 # name -> "module:attribute" of the Ruleset object; imported lazily so one rule set's import
 # cost or breakage never touches the others.
@@ -14,10 +14,10 @@ _BUILTIN: dict[str, str] = {
     "ftcamp": "bot.rules.ftcamp:RULESET",
     "hrft": "bot.rules.hrft:RULESET",
 }
-_EXTRA: dict[str, RulesetBase] = {}
+_EXTRA: dict[str, AnyRuleset] = {}  # the service holds any rule set: no state type
 
 
-def register(ruleset: RulesetBase) -> None:
+def register(ruleset: AnyRuleset) -> None:
     """Add a rule set at run time (tests use this for their own small rule set)."""
     if not isinstance(ruleset, RulesetBase):  # the service calls every hook directly
         raise TypeError(f"{type(ruleset).__name__} must subclass RulesetBase")
@@ -28,7 +28,7 @@ def names() -> list[str]:
     return sorted({*_BUILTIN, *_EXTRA})
 
 
-def get(name: str) -> RulesetBase:
+def get(name: str) -> AnyRuleset:
     if name in _EXTRA:
         return _EXTRA[name]
     if name not in _BUILTIN:

@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from bot.errors import InvalidInput, InvalidState, PermissionDenied, RulesError
+from bot.rules.actions import ActionData, ActionValue
 from bot.rules.base import (
     BY_DEFAULT,
     GM_SEAT,
@@ -19,6 +20,7 @@ from bot.rules.base import (
     Option,
     Outcome,
     Request,
+    ScriptedPlayer,
     Seat,
 )
 from bot.rules.ftcamp import (
@@ -35,14 +37,15 @@ from bot.rules.ftcamp import (
 )
 from bot.rules.ftcamp import geometry as geo
 from bot.rules.ftcamp import result_embeds as shown
+from bot.rules.ftcamp.actions import KINDS, AnyAction, Place
 from bot.rules.ftcamp.copying import replace_group, working_copy
 from bot.rules.ftcamp.demo import demo_scenario
-from bot.rules.ftcamp.model import Choice, HexRun, State
+from bot.rules.ftcamp.model import Choice, Group, HexRun, State
 from bot.rules.ftcamp.scan import groups_in, is_contested, scan_report
 from bot.rules.ftcamp.scenario import load_scenario
 from bot.rules.ftcamp.step_names import step_name
 from bot.rules.ftcamp.views import status_text, view_of
-from bot.rules.ruleset_base import RulesetBase
+from bot.rules.ruleset_base import RulesetBase, View
 from bot.rules.war_models import BattleResult as SharedResult
 from bot.rules.war_models import BattleSpec
 from bot.rules.words import plural
@@ -101,7 +104,7 @@ def _public(text: str, kind: str, **kw: Any) -> Event:
     return Event(audience=Audience.public(), kind=kind, text=text, **kw)
 
 
-class FTCampRuleset(RulesetBase):
+class FTCampRuleset(RulesetBase[State, FTCampOptions]):
     name = "ftcamp"
     title = "FTCamp 0.2 engage orders"
     min_seats = 2
@@ -115,7 +118,7 @@ class FTCampRuleset(RulesetBase):
 
     # --- protocol ---------------------------------------------------------------------------
 
-    def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome:
+    def start(self, options: FTCampOptions, seats: list[Seat], dice: Dice) -> Outcome:
         text = getattr(options, "scenario", "") or demo_scenario(len(seats))
         state = load_scenario(text)
         if len(state.players) != len(seats):
@@ -138,12 +141,12 @@ class FTCampRuleset(RulesetBase):
                 return [self._pick_request(state)]
         return []
 
-    def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
+    def check(self, state: State, seat: int, action: ActionData) -> None:
         """Validate a submission without applying it (the service calls it at submit time)."""
         with index.frozen(state):
-            self._check(state, seat, action)
+            self._check(state, seat, KINDS.read(action))
 
-    def _check(self, state: State, seat: int, action: dict[str, Any]) -> None:
+    def _check(self, state: State, seat: int, action: AnyAction) -> None:
         if state.step == "battles":
             if seat != GM_SEAT:
                 raise PermissionDenied("Only the GM settles the round's battles.")
@@ -158,15 +161,16 @@ class FTCampRuleset(RulesetBase):
         else:
             raise InvalidState("Nothing to submit now.")
 
-    def resolve(self, state: State, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+    def resolve(self, state: State, actions: dict[int, ActionData], dice: Dice) -> Outcome:
         return self.resolve_with_defaults(state, actions, dice, frozenset())
 
-    def resolve_with_defaults(self, state: State, actions: dict[int, dict[str, Any]],
+    def resolve_with_defaults(self, state: State, actions: dict[int, ActionData],
                               dice: Dice, defaulted: frozenset[int]) -> Outcome:
         """What ``_resolve`` says, the short order names spelled out (E-D44)."""
-        return spelled.outcome(self._resolve(state, actions, dice, defaulted))
+        read = {seat: KINDS.read(action) for seat, action in actions.items()}
+        return spelled.outcome(self._resolve(state, read, dice, defaulted))
 
-    def _resolve(self, state: State, actions: dict[int, dict[str, Any]],
+    def _resolve(self, state: State, actions: dict[int, AnyAction],
                  dice: Dice, defaulted: frozenset[int]) -> Outcome:
         """``defaulted``: seats whose answers the service took by default at a deadline; the
         reveal marks their groups (a page not answered at all is a default too)."""
@@ -184,7 +188,7 @@ class FTCampRuleset(RulesetBase):
                 fields = self._page_fields(state, seat)
                 if fields is None:
                     continue
-                action = actions.get(seat) or steps.default_for(state, fields)
+                action = actions.get(seat) or KINDS.read(steps.default_for(state, fields))
                 read = steps.read(state, fields, action)
                 state.secret.setdefault(seat, {}).update(read)
                 if seat in defaulted or seat not in actions:
@@ -205,17 +209,18 @@ class FTCampRuleset(RulesetBase):
                             and "@" in k]
         return Outcome(state=state, events=events, finished=state.over)
 
-    def act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
-        return spelled.outcome(self._act(state, seat, action, dice))
+    def act(self, state: State, seat: int, action: ActionData, dice: Dice) -> Outcome:
+        return spelled.outcome(self._act(state, seat, KINDS.read(action), dice))
 
-    def _act(self, state: State, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
+    def _act(self, state: State, seat: int, action: AnyAction, dice: Dice) -> Outcome:
         if state.step != "allocate":
             raise InvalidState("Orbit-sector picks are only taken during allocation.")
         self._check_pick(state, seat, action)
+        assert isinstance(action, Place)  # _check_pick refuses any other
         state = working_copy(state)
         run = state.run
         assert run is not None
-        lines = allocation.pick(state, run, run.queue[0], str(action["sector"]))
+        lines = allocation.pick(state, run, run.queue[0], str(action.sector))
         lines += allocation.auto_place(state, run)
         # the pick's own line carries its seat: a default taken for it is said in that line
         events = [_public(line, "pick", data={"seat": seat} if i == 0 else {})
@@ -224,7 +229,7 @@ class FTCampRuleset(RulesetBase):
             events += self._after_allocation(state, dice)
         return Outcome(state=state, events=events, finished=state.over)
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: State, viewer: int | None) -> View:
         return view_of(state, viewer)
 
     def status(self, state: State, viewer: int | None) -> str:
@@ -232,23 +237,24 @@ class FTCampRuleset(RulesetBase):
 
     # --- optional hooks of the service's viewer-scoped reads (hooks.py) ---------------------
 
-    def gm_view(self, state: State) -> dict[str, Any]:
+    def gm_view(self, state: State) -> View:
         return hooks.gm_view(state)
 
     def picture_view(self, state: State, viewer: int | None, name: str,
-                     focus: str | None) -> tuple[dict[str, Any], str]:
+                     focus: str | None) -> tuple[View, str]:
         return hooks.picture_view(state, viewer, name, focus)
 
     def texts(self, state: State, name: str) -> list[str]:
         return hooks.texts(state, name)
 
-    def gm_edit(self, state: Any, edit: str, args: dict[str, Any]) -> tuple[State, str]:
+    def gm_edit(self, state: State, edit: str,
+                args: dict[str, ActionValue]) -> tuple[State, str]:
         return hooks.gm_edit(hooks.require_state(state), edit, args)
 
     def load_file(self, filename: str, text: str) -> tuple[dict[str, str], str, int]:
         return hooks.load_file(filename, text)
 
-    def export_file(self, state: State | None, options: dict[str, Any],
+    def export_file(self, state: State | None, options: dict[str, object],
                     seats: int) -> tuple[str, str, str]:
         return hooks.export_file(state, options, seats)
 
@@ -285,7 +291,7 @@ class FTCampRuleset(RulesetBase):
         from bot.rules.ftcamp.battle_link import battle_refs
         return battle_refs(state) if state.step == "battles" else []
 
-    def scripted_player(self, seat: int) -> Any:
+    def scripted_player(self, seat: int) -> ScriptedPlayer:
         from bot.rules.ftcamp.scripted import HeuristicPlayer
         return HeuristicPlayer(seat)
 
@@ -346,24 +352,24 @@ class FTCampRuleset(RulesetBase):
             default=self._default_pick(state, run, g))
 
     @staticmethod
-    def _default_pick(state: State, run: Any, g: Any) -> dict[str, Any]:
+    def _default_pick(state: State, run: HexRun, g: Group) -> dict[str, ActionValue]:
         """E-11's deadline pick, typed like the panel's own choice (one action per orbit)."""
         sector = allocation.default_pick(state, run, g)
-        return {"type": f"place-{sector.split('-')[0]}", "sector": sector}
+        return Place(type=f"place-{sector.split('-')[0]}", sector=sector).stored()
 
-    def _check_pick(self, state: State, seat: int, action: dict[str, Any]) -> None:
+    def _check_pick(self, state: State, seat: int, action: AnyAction) -> None:
         run = state.run
         if run is None or not run.queue:
             raise InvalidState("No orbit-sector pick is waiting.")
         g = state.groups[run.queue[0]]
         if seat != g.owner:
             raise PermissionDenied(f"It is {state.player_name(g.owner)}'s pick for {g.name}.")
-        if not str(action.get("type", "")).startswith("place"):
+        if not isinstance(action, Place):
             raise RulesError("Send a 'place' action with the chosen 'sector'.", ruling="E-11")
         legal, reason = allocation.legal_sectors(state, run, g)
-        if action.get("sector") not in legal:
+        if action.sector not in legal:
             why = f" ({reason})" if reason else ""
-            raise RulesError(f"{g.name} cannot go to {action.get('sector')!r}{why}; allowed: "
+            raise RulesError(f"{g.name} cannot go to {action.sector!r}{why}; allowed: "
                              f"{', '.join(legal)}.", ruling="E-11")
 
     # --- flow -------------------------------------------------------------------------------

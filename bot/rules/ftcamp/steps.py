@@ -7,6 +7,7 @@ from typing import Any
 from bot.errors import RulesError
 from bot.rules.base import InputField, Option
 from bot.rules.ftcamp import engage, fleet, index, special
+from bot.rules.ftcamp.actions import STEP_ANSWERS, AnyAction
 from bot.rules.ftcamp.model import Group, State
 from bot.rules.ftcamp.scan import groups_in
 
@@ -15,8 +16,9 @@ FIELDS_PER_PAGE = 4
 # the waiting list shows nothing of who carries which kit or which group may join.
 UNIFORM = ("special", "engage", "reserves", "patrol")
 IDLE = "idle"
-ACTION_TYPES = {"orders": "fleet_orders", "special": "special_acts", "engage": "engage_orders",
-                "chase": "chase", "reserves": "reserves", "patrol": "patrol_reserves"}
+# the stored type of each step's answers (bot/rules/ftcamp/actions.py)
+ACTION_TYPES: dict[str, str] = {step: model.model_fields["type"].default
+                                for step, model in STEP_ANSWERS.items()}
 Answers = dict[str, str | list[str]]
 
 
@@ -145,15 +147,15 @@ def default_for(state: State, fields: list[InputField]) -> dict[str, Any]:
     return action
 
 
-def read(state: State, fields: list[InputField], action: dict[str, Any]) -> Answers:
+def read(state: State, fields: list[InputField], action: AnyAction) -> Answers:
     """Check an action against the page's fields; free-form splits are checked later."""
     want = ACTION_TYPES[state.step]
-    if action.get("type") != want:
-        raise RulesError(f"This step expects a {want!r} action, not {action.get('type')!r}.",
+    if not isinstance(action, STEP_ANSWERS[state.step]):
+        raise RulesError(f"This step expects a {want!r} action, not {action.type!r}.",
                          ruling="P-32")
     answers: Answers = {}
     for f in fields:
-        value = action.get(f.name)
+        value = action.given(f.name)
         allowed = {o.value for o in f.options}
         if value is None or value == []:
             if f.min_values > 0:

@@ -26,6 +26,7 @@ from bot.rules.base import (
     Option,
     Request,
 )
+from bot.rules.ftcamp.actions import AnyAction, CloseBattle, ConfirmBattle, EditFate
 from bot.rules.ftcamp.core import forget_group
 from bot.rules.ftcamp.geometry import system_label
 from bot.rules.ftcamp.model import Craft, State
@@ -307,24 +308,27 @@ def requests(state: State) -> list[Request]:
                     actions=specs, default=None)]
 
 
-def check(state: State, action: dict[str, Any]) -> None:
+def check(state: State, action: AnyAction) -> None:
     _read(state, action)
 
 
-def _read(state: State, action: dict[str, Any]) -> tuple[str, int, Any]:
-    kind = str(action.get("type", ""))
-    if kind in ("confirm", "close"):
-        found = _entry(state, str(action.get("battle", "")))
-        wanted = ("proposed",) if kind == "confirm" else ("waiting", "proposed")
+def _read(state: State, action: AnyAction) -> tuple[int, tuple[int, str] | None]:
+    """(the battle's index in ``state.war``, for an edit the craft's index and new fate);
+    RulesError unless the GM's answer is a confirm, close or edit that fits."""
+    if isinstance(action, (ConfirmBattle, CloseBattle)):
+        kind = action.type  # the verb the refusal repeats
+        found = _entry(state, "" if action.battle is None else str(action.battle))
+        wanted = (("proposed",) if isinstance(action, ConfirmBattle)
+                  else ("waiting", "proposed"))
         if found is None or found[1].status not in wanted:
             offered = [w.ref for w in open_battles(state) if w.status in wanted]
-            raise RulesError(f"No battle {action.get('battle')!r} to {kind}; offered: "
+            raise RulesError(f"No battle {action.battle!r} to {kind}; offered: "
                              f"{', '.join(offered) or 'none'}.", ruling="E-D43")
-        return kind, found[0], None
-    if kind == "edit":
-        fate = str(action.get("fate", ""))
+        return found[0], None
+    if isinstance(action, EditFate):
+        fate = str(action.fate)
         try:
-            i, j = (int(x) for x in str(action.get("craft", "")).split(":"))
+            i, j = (int(x) for x in str(action.craft).split(":"))
             w = state.war[i]
             assert w.result is not None and w.status == "proposed" and w.round == state.round
             w.result.craft[j]
@@ -332,21 +336,21 @@ def _read(state: State, action: dict[str, Any]) -> tuple[str, int, Any]:
             raise RulesError("Pick a craft of a proposed result.", ruling="E-D43") from None
         if fate not in FATES:
             raise RulesError(f"Fate is one of: {', '.join(FATES)}.", ruling="E-D43")
-        return kind, i, (j, fate)
+        return i, (j, fate)
     raise RulesError("Send confirm, edit or close.", ruling="E-D43")
 
 
-def resolve(state: State, action: dict[str, Any] | None) -> tuple[State, list[Event], bool]:
+def resolve(state: State, action: AnyAction | None) -> tuple[State, list[Event], bool]:
     """Applies the GM's answer; returns (state, events, whether the round's battles are
     all settled)."""
     if state.step != "battles":
         raise InvalidState("No round is waiting for its battles.")
     if action is None:
         raise InvalidState("The GM has not answered.")
-    kind, i, extra = _read(state, action)
+    i, extra = _read(state, action)
     w = state.war[i]
     events: list[Event] = []
-    if kind == "confirm":
+    if isinstance(action, ConfirmBattle):
         assert w.result is not None
         before = state
         state, lines = apply_battle_result(state, w.ref, w.result)
@@ -359,7 +363,7 @@ def resolve(state: State, action: dict[str, Any] | None) -> tuple[State, list[Ev
         events.append(Event(audience=Audience.public(), kind="battle_applied",
                             text=f"**Battle {w.ref}**: its result is applied to the campaign.\n"
                                  + "\n".join(lines or ["No craft changes."]), embed=shown))
-    elif kind == "close":
+    elif isinstance(action, CloseBattle):
         state = state.model_copy(update={"war": list(state.war)})
         _replace(state, i, status="closed")
         how = (f"was closed by the GM (it was being fought in its thread, **{w.linked}**); its "
@@ -368,6 +372,7 @@ def resolve(state: State, action: dict[str, Any] | None) -> tuple[State, list[Ev
         events.append(Event(audience=Audience.public(), kind="battle_closed",
                             text=f"**Battle {w.ref}** {how}"))
     else:
+        assert extra is not None  # an edit (_read refuses anything else)
         j, fate = extra
         assert w.result is not None
         craft = list(w.result.craft)

@@ -23,6 +23,7 @@ from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Event, InputField, Option, Request
 from bot.rules.orbits import cards as C
 from bot.rules.orbits import result_embeds as shown
+from bot.rules.orbits.actions import KINDS, AnyAction, Cancel, Discard, NoRaid, Raid, Report
 from bot.rules.orbits.battle import battle_force, check_discard, propose_discard
 from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.flow import next_turn
@@ -202,24 +203,24 @@ def _raid_request(state: OrbitsState, b: Battle, seat: int, step: str) -> Reques
 # --- reading actions -------------------------------------------------------------------------
 
 
-def read_report(state: OrbitsState, b: Battle, action: dict[str, Any]) -> BattleResult:
+def read_report(state: OrbitsState, b: Battle, action: AnyAction) -> BattleResult:
     """Turns a report action into losses (card-value units) and the defeated sides."""
-    if action.get("type") != "report":
+    if not isinstance(action, Report):
         raise RulesError("Send a battle report: each side's losses and who was defeated.",
                          ruling="O-15")
     losses: dict[int, int] = {}
     for s in b.sides:
         total = battle_force(b.forces[s], state.options.size_class_cap)[0]
-        if f"losses_{s}" in action:
-            k = _int(action[f"losses_{s}"], f"{state.name(s)}'s losses")
+        if f"losses_{s}" in action.extras():
+            k = _int(action.given(f"losses_{s}"), f"{state.name(s)}'s losses")
         else:
-            k = (10 * _int(action.get(f"losses_{s}_tens"), f"{state.name(s)}'s losses (tens)")
-                 + _int(action.get(f"losses_{s}_units"), f"{state.name(s)}'s losses (units)"))
+            k = (10 * _int(action.given(f"losses_{s}_tens"), f"{state.name(s)}'s losses (tens)")
+                 + _int(action.given(f"losses_{s}_units"), f"{state.name(s)}'s losses (units)"))
         if not 0 <= k <= total:
             raise RulesError(f"{state.name(s)}'s losses must be 0 to {total} (their force).",
                              ruling="O-15")
         losses[s] = k
-    raw = action.get("defeated", "none")
+    raw = action.defeated
     picked = [raw] if isinstance(raw, str) else list(raw or [])
     if not picked or "none" in picked:
         if len(picked) > 1:
@@ -245,17 +246,17 @@ def _int(value: Any, what: str) -> int:
     raise RulesError(f"Choose a number for {what}.", ruling="O-D5")
 
 
-def read_discard(action: dict[str, Any]) -> list[str]:
-    if action.get("type") != "discard":
+def read_discard(action: AnyAction) -> list[str]:
+    if not isinstance(action, Discard):
         raise RulesError("Choose the cards to discard.", ruling="O-15")
     chosen: list[str] = []
-    for key, val in action.items():
+    for key, val in action.extras().items():
         if key == "cards" or key.startswith("cards_"):
             chosen.extend([val] if isinstance(val, str) else list(val or []))
     return [C.parse(c) for c in chosen]
 
 
-def check_sealed(state: OrbitsState, seat: int, action: dict[str, Any]) -> None:
+def check_sealed(state: OrbitsState, seat: int, action: AnyAction) -> None:
     """Validates one sealed action on its own (for the service at submission time)."""
     reqs = {r.seat: r for r in battle_requests(state)} if state.phase.startswith("battle") \
         else {}
@@ -263,19 +264,19 @@ def check_sealed(state: OrbitsState, seat: int, action: dict[str, Any]) -> None:
         raise InvalidState("Nothing is asked of you in this step.")
     b = current(state)
     if state.phase in ("battle_report", "battle_gm"):
-        if not (state.phase == "battle_gm" and action.get("type") == "cancel"):
+        if not (state.phase == "battle_gm" and isinstance(action, Cancel)):
             read_report(state, b, action)
     elif state.phase == "battle_discard":
         assert b.result is not None
         check_discard(b.forces[seat], b.result.losses[seat], read_discard(action))
-    elif action.get("type") == "raid":
+    elif isinstance(action, Raid):
         _read_raid(state, b, action)
-    elif action.get("type") != "no_raid":
+    elif not isinstance(action, NoRaid):
         raise RulesError("Choose a face card to raid, or No raid.", ruling="O-18")
 
 
-def _read_raid(state: OrbitsState, b: Battle, action: dict[str, Any]) -> tuple[int, str]:
-    raw = action.get("card")
+def _read_raid(state: OrbitsState, b: Battle, action: Raid) -> tuple[int, str]:
+    raw = action.card
     if isinstance(raw, list) and len(raw) == 1:
         raw = raw[0]
     owner, _, code = str(raw).partition(":")
@@ -288,7 +289,7 @@ def _read_raid(state: OrbitsState, b: Battle, action: dict[str, Any]) -> tuple[i
 # --- resolving -------------------------------------------------------------------------------
 
 
-def resolve_battle(state: OrbitsState, actions: dict[int, dict[str, Any]],
+def resolve_battle(state: OrbitsState, actions: dict[int, AnyAction],
                    events: list[Event]) -> None:
     asked = {r.seat for r in battle_requests(state)}
     stray = set(actions) - asked
@@ -303,7 +304,7 @@ def resolve_battle(state: OrbitsState, actions: dict[int, dict[str, Any]],
         action = actions.get(GM_SEAT)
         if action is None:
             raise InvalidState("The GM must enter the result or cancel the battle.")
-        if action.get("type") == "cancel":
+        if isinstance(action, Cancel):
             cancel(state, b, events)
         else:
             _accept(state, b, read_report(state, b, action), events, by_gm=True)
@@ -313,7 +314,7 @@ def resolve_battle(state: OrbitsState, actions: dict[int, dict[str, Any]],
         _resolve_raids(state, b, actions, events)
 
 
-def _resolve_reports(state: OrbitsState, b: Battle, actions: dict[int, dict[str, Any]],
+def _resolve_reports(state: OrbitsState, b: Battle, actions: dict[int, AnyAction],
                      events: list[Event]) -> None:
     b.reports = {s: read_report(state, b, a) for s, a in actions.items()}
     results = list(b.reports.values())
@@ -384,10 +385,10 @@ def _discard(state: OrbitsState, b: Battle, seat: int, codes: list[str],
                          seat=seat, cards=sorted(gone, key=C.sort_key)))
 
 
-def _resolve_discards(state: OrbitsState, b: Battle, actions: dict[int, dict[str, Any]],
+def _resolve_discards(state: OrbitsState, b: Battle, actions: dict[int, AnyAction],
                       events: list[Event]) -> None:
     for r in battle_requests(state):
-        action = actions.get(r.seat) or r.default or {}
+        action = actions.get(r.seat) or KINDS.read(r.default or {})
         _discard(state, b, r.seat, read_discard(action), events)
     _after_discards(state, b, events)
 
@@ -415,14 +416,14 @@ def _after_discards(state: OrbitsState, b: Battle, events: list[Event]) -> None:
     _next_battle(state, events)
 
 
-def _resolve_raids(state: OrbitsState, b: Battle, actions: dict[int, dict[str, Any]],
+def _resolve_raids(state: OrbitsState, b: Battle, actions: dict[int, AnyAction],
                    events: list[Event]) -> None:
     raided: set[int] = set()
     for seat in sorted(actions):
         action = actions[seat]
-        if action.get("type") != "raid":
+        if not isinstance(action, Raid):
             continue
-        raw = action["card"][0] if isinstance(action["card"], list) else action["card"]
+        raw = action.card[0] if isinstance(action.card, list) else action.card
         owner_s, _, code = str(raw).partition(":")
         owner = int(owner_s)  # checked by check_sealed before anything changed
         if owner in raided:  # O-D7: each defeated player loses at most one face card

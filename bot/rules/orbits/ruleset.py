@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from pydantic import BaseModel
 
 from bot.errors import InvalidInput, InvalidState
+from bot.rules.actions import ActionData
 from bot.rules.base import BY_DEFAULT, GM_SEAT, Dice, Event, Outcome, Request, Seat, StepName
 from bot.rules.orbits import war
+from bot.rules.orbits.actions import KINDS
 from bot.rules.orbits.battles import battle_requests, check_sealed, open_battles, resolve_battle
 from bot.rules.orbits.flow import begin_turn, new_game, settle
 from bot.rules.orbits.forces import fits
@@ -17,7 +19,7 @@ from bot.rules.orbits.scripted import OrbitsScriptedPlayer, scripted_player
 from bot.rules.orbits.state import OrbitsState
 from bot.rules.orbits.turns import act_turn, deployment_request, transit_request
 from bot.rules.orbits.views import build_view, status_text
-from bot.rules.ruleset_base import RulesetBase
+from bot.rules.ruleset_base import RulesetBase, View
 from bot.rules.war_models import BattleResult as SharedResult
 from bot.rules.war_models import BattleSpec
 
@@ -45,7 +47,7 @@ def _marked(event: Event) -> Event:
     return event.model_copy(update={"text": f"{text} ({BY_DEFAULT})."})
 
 
-def _state(state: Any) -> OrbitsState:
+def _state(state: OrbitsState | Mapping[str, object]) -> OrbitsState:
     if isinstance(state, OrbitsState):
         return state.clone()
     return OrbitsState.model_validate(state)
@@ -55,19 +57,19 @@ _BATTLE_STEPS = {"battle_report": "losses", "battle_gm": "GM ruling",
                  "battle_discard": "discards", "battle_raid": "raids"}
 
 
-class OrbitsRuleset(RulesetBase):
+class OrbitsRuleset(RulesetBase[OrbitsState, OrbitsOptions]):
     """The card campaign (seed 004), read through rulings O-1 to O-18."""
 
     name = "orbits"
     title = "Orbits (card campaign)"
     min_seats = 2
     max_seats = 6
-    options_model: type[BaseModel] = OrbitsOptions
-    state_model: type[BaseModel] = OrbitsState
+    options_model = OrbitsOptions
+    state_model = OrbitsState
     help_text = HELP_TEXT
     takes_battle_results = True  # propose_battle takes HRFT battles' results
 
-    def start(self, options: BaseModel, seats: list[Seat], dice: Dice) -> Outcome:
+    def start(self, options: OrbitsOptions, seats: list[Seat], dice: Dice) -> Outcome:
         opts = OrbitsOptions.model_validate(options.model_dump() if isinstance(
             options, BaseModel) else options)
         if not self.min_seats <= len(seats) <= self.max_seats:
@@ -81,7 +83,7 @@ class OrbitsRuleset(RulesetBase):
         return Outcome(state=state, events=events, finished=state.phase == "finished")
 
     @staticmethod
-    def step_name(state: Any, pending: list[Request]) -> StepName:
+    def step_name(state: OrbitsState, pending: list[Request]) -> StepName:
         """One tracker per game turn (transit and deployment follow one another) and one per
         battle (reports, ruling, discards, raids)."""
         st = OrbitsState.model_validate(state)
@@ -92,7 +94,7 @@ class OrbitsRuleset(RulesetBase):
                             f"Turn {st.turn}: battle at {area}, {step}")
         return StepName(f"turn-{st.turn}", f"Turn {st.turn}: {st.phase}")
 
-    def pending(self, state: Any) -> list[Request]:
+    def pending(self, state: OrbitsState) -> list[Request]:
         st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
         if st.phase == "transit":
             return [transit_request(st)]
@@ -104,21 +106,23 @@ class OrbitsRuleset(RulesetBase):
             return [war.gm_request(st)]
         return battle_requests(st)
 
-    def act(self, state: Any, seat: int, action: dict[str, Any], dice: Dice) -> Outcome:
+    def act(self, state: OrbitsState, seat: int, action: ActionData, dice: Dice) -> Outcome:
         st = _state(state)
         if st.phase not in ("transit", "deployment"):
             raise InvalidState("No turn is open now: this step takes sealed submissions.")
         events: list[Event] = []
-        act_turn(st, seat, action, events)
+        act_turn(st, seat, KINDS.read(action), events)
         settle(st, events, open_battles)
         return Outcome(state=st, events=events, finished=st.phase == "finished")
 
-    def resolve(self, state: Any, actions: dict[int, dict[str, Any]], dice: Dice) -> Outcome:
+    def resolve(self, state: OrbitsState, actions: dict[int, ActionData],
+                dice: Dice) -> Outcome:
         return self._resolve(state, actions, False)
 
-    def _resolve(self, state: Any, actions: dict[int, dict[str, Any]],
+    def _resolve(self, state: OrbitsState, data: dict[int, ActionData],
                  gm_defaulted: bool) -> Outcome:
         st = _state(state)
+        actions = {seat: KINDS.read(action) for seat, action in data.items()}
         if not st.phase.startswith("battle_"):
             raise InvalidState("Nothing sealed is open now: act in turn instead.")
         events: list[Event] = []
@@ -132,7 +136,7 @@ class OrbitsRuleset(RulesetBase):
             resolve_battle(st, actions, events)
         return Outcome(state=st, events=events, finished=st.phase == "finished")
 
-    def resolve_with_defaults(self, state: Any, actions: dict[int, dict[str, Any]],
+    def resolve_with_defaults(self, state: OrbitsState, actions: dict[int, ActionData],
                               dice: Dice, defaulted: frozenset[int]) -> Outcome:
         """``resolve``, with the discards and raids the service took by default at the
         deadline (``defaulted`` seats) marked as such in their public lines, and a linked
@@ -144,9 +148,10 @@ class OrbitsRuleset(RulesetBase):
             _marked(e) if e.kind in kinds and e.data.get("seat") in defaulted else e
             for e in out.events]})
 
-    def check(self, state: Any, seat: int, action: dict[str, Any]) -> None:
+    def check(self, state: OrbitsState, seat: int, data: ActionData) -> None:
         """Validates one sealed submission before all are in (raises RulesError/InvalidState)."""
         st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
+        action = KINDS.read(data)
         if not st.phase.startswith("battle_"):
             raise InvalidState("Nothing sealed is open now.")
         if war.asks_gm(st):
@@ -154,38 +159,39 @@ class OrbitsRuleset(RulesetBase):
             return
         check_sealed(st, seat, action)
 
-    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: OrbitsState, viewer: int | None) -> View:
         st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
         return build_view(st, viewer)
 
-    def status(self, state: Any, viewer: int | None) -> str:
+    def status(self, state: OrbitsState, viewer: int | None) -> str:
         st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
         return status_text(st, viewer)
 
     # --- battles fought in HRFT (O-D17 to O-D20): the service's war hooks -----------------
 
-    def battle_refs(self, state: Any) -> list[str]:
+    def battle_refs(self, state: OrbitsState) -> list[str]:
         return war.refs(OrbitsState.model_validate(state))
 
-    def battle_link(self, state: Any, ref: str, designs: str = "") -> BattleSpec | None:
+    def battle_link(self, state: OrbitsState, ref: str, designs: str = "") -> BattleSpec | None:
         return war.link_spec(OrbitsState.model_validate(state), ref)
 
-    def battles_in_threads(self, state: Any) -> list[str]:
+    def battles_in_threads(self, state: OrbitsState) -> list[str]:
         return war.in_threads(OrbitsState.model_validate(state))
 
-    def link_battle(self, state: Any, ref: str, name: str) -> Outcome:
+    def link_battle(self, state: OrbitsState, ref: str, name: str) -> Outcome:
         new, events = war.link(_state(state), ref, name)
         return Outcome(state=new, events=events)
 
-    def propose_battle(self, state: Any, ref: str, result: SharedResult) -> Outcome | None:
+    def propose_battle(self, state: OrbitsState, ref: str,
+                       result: SharedResult) -> Outcome | None:
         done = war.propose(_state(state), ref, result)
         return Outcome(state=done[0], events=done[1]) if done is not None else None
 
-    def battle_round(self, state: Any) -> int:
+    def battle_round(self, state: OrbitsState) -> int:
         """P-13, O-D21: a result or link kept by an undo belongs to its turn."""
         return OrbitsState.model_validate(state).turn
 
-    def demo_battles(self, state: Any) -> list[str]:
+    def demo_battles(self, state: OrbitsState) -> list[str]:
         """The battles a demo fights in HRFT: the current one, when it may be (O-D17) and
         the campaign set points_per_value (the demo's switch: a group fighting its battles
         in HRFT sets it, O-D17; with 1 the demo reports battles as before)."""

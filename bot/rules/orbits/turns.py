@@ -6,18 +6,29 @@ than 25 is offered once per suit (no suit of one deck has more than 13 cards).""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.errors import InvalidState, RulesError
+from bot.rules.actions import ActionValue
 from bot.rules.base import ActionSpec, Event, InputField, Option, Request
 from bot.rules.orbits import cards as C
+from bot.rules.orbits.actions import (
+    AnyAction,
+    Depart,
+    Deploy,
+    Pass,
+    Retreat,
+    Rush,
+    TurnAction,
+)
 from bot.rules.orbits.events import plural, public
 from bot.rules.orbits.flow import arrive, next_actor
 from bot.rules.orbits.geometry import distance
 from bot.rules.orbits.state import OrbitsState, TableCard, TransitGroup, stance_key
 
 MAX_OPTIONS = 25
-PASS = {"type": "pass"}
+PASS = Pass().stored()
+# what each phase takes, in the order the refusal names them (O-9, O-10)
+TURN_ACTIONS: dict[str, tuple[type[TurnAction], ...]] = {
+    "transit": (Depart, Rush, Pass), "deployment": (Deploy, Retreat, Pass)}
 
 
 def _chunks(cards: list[TableCard], by_area: bool,
@@ -175,29 +186,35 @@ def face_deploy_error(state: OrbitsState, card: TableCard) -> str | None:
 # --- actions ---------------------------------------------------------------------------------
 
 
-def act_turn(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+def act_turn(state: OrbitsState, seat: int, action: AnyAction, events: list[Event]) -> None:
     """Applies one Transit/Deployment action by the seat whose turn it is."""
     if seat != state.actor:
         raise InvalidState(f"It is {state.name(state.actor)}'s turn in the {state.phase} phase.")
-    kind = action.get("type")
-    allowed = {"transit": ("depart", "rush", "pass"), "deployment": ("deploy", "retreat", "pass")}
-    if kind not in allowed[state.phase] or (kind == "rush" and not state.options.rush_transit):
-        names = [k for k in allowed[state.phase] if k != "rush" or state.options.rush_transit]
+    allowed = tuple(m for m in TURN_ACTIONS[state.phase]
+                    if m is not Rush or state.options.rush_transit)
+    if not isinstance(action, allowed):
+        names = [m.model_fields["type"].default for m in allowed]
         raise RulesError(f"In the {state.phase} phase you may: {', '.join(names)}.",
                          ruling="O-9" if state.phase == "transit" else "O-10")
-    if kind == "pass":
-        state.passes += 1
-        events.append(public("pass", f"{state.name(seat)} passes.", seat=seat))
-    else:
-        {"depart": _depart, "rush": _rush, "deploy": _deploy, "retreat": _retreat}[kind](
-            state, seat, action, events)
+    match action:
+        case Pass():
+            state.passes += 1
+            events.append(public("pass", f"{state.name(seat)} passes.", seat=seat))
+        case Depart():
+            _depart(state, seat, action, events)
+        case Rush():
+            _rush(state, seat, action, events)
+        case Deploy():
+            _deploy(state, seat, action, events)
+        case Retreat():
+            _retreat(state, seat, action, events)
+    if not isinstance(action, Pass):
         state.passes = 0
         state.acted = True
     next_actor(state)
 
 
-def _one(action: dict[str, Any], name: str) -> str:
-    value = action.get(name)
+def _one(value: ActionValue, name: str) -> str:
     if isinstance(value, list):
         if len(value) != 1:
             raise RulesError(f"Choose exactly one {name}.", ruling="O-D3")
@@ -207,13 +224,12 @@ def _one(action: dict[str, Any], name: str) -> str:
     return value
 
 
-def _many(action: dict[str, Any], name: str) -> list[str]:
-    value = action.get(name)
+def _many(value: ActionValue, name: str) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RulesError(f"Choose one or more {name}.", ruling="O-D3")
-    return value
+    return value  # type: ignore[return-value]
 
 
 def _own_resting(state: OrbitsState, seat: int, code: str) -> TableCard:
@@ -230,16 +246,16 @@ def _own_resting(state: OrbitsState, seat: int, code: str) -> TableCard:
     return card
 
 
-def _depart(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
+def _depart(state: OrbitsState, seat: int, action: Depart, events: list[Event]) -> None:
     areas = state.areas()  # O-D14: any area, other players' homes included
-    origin, dest = _one(action, "origin"), _one(action, "destination")
+    origin, dest = _one(action.origin, "origin"), _one(action.destination, "destination")
     for a in (origin, dest):
         if a not in areas:
             raise RulesError(f"'{a}' is not an area of this table: {', '.join(areas)}.",
                              ruling="O-2")
     if origin == dest:
         raise RulesError("A departure goes to another area.", ruling="O-9")
-    codes = _many(action, "cards")
+    codes = _many(action.cards, "cards")
     if not codes:
         raise RulesError("A departure sends one or more cards.", ruling="O-9")
     moving = [_own_resting(state, seat, code) for code in codes]
@@ -271,8 +287,8 @@ def _depart(state: OrbitsState, seat: int, action: dict[str, Any], events: list[
     ))
 
 
-def _rush(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
-    raw = _one(action, "group")
+def _rush(state: OrbitsState, seat: int, action: Rush, events: list[Event]) -> None:
+    raw = _one(action.group, "group")
     g = state.group(int(raw)) if raw.isdigit() else None
     if g is None or g.owner != seat:
         raise RulesError("Choose one of your own groups in transit.", ruling="O-18")
@@ -292,8 +308,8 @@ def _rush(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Ev
         arrive(state, g.id, events)
 
 
-def _deploy(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
-    card = _own_resting(state, seat, _one(action, "card"))
+def _deploy(state: OrbitsState, seat: int, action: Deploy, events: list[Event]) -> None:
+    card = _own_resting(state, seat, _one(action.card, "card"))
     where = state.area_label(card.area)
     if state.rp[seat] < 1:
         raise RulesError(f"Deploying costs 1 RP and you have {state.rp[seat]}.", ruling="O-10")
@@ -303,7 +319,7 @@ def _deploy(state: OrbitsState, seat: int, action: dict[str, Any], events: list[
             raise RulesError(err, ruling="O-11")
         tail = ""  # O-D13: a face card has no stance and leaves the fleet's stance alone
     else:
-        stance = action.get("stance")
+        stance = action.stance
         if isinstance(stance, list) and len(stance) == 1:
             stance = stance[0]
         if stance not in ("attack", "blockade"):
@@ -325,8 +341,8 @@ def _deploy(state: OrbitsState, seat: int, action: dict[str, Any], events: list[
         seat=seat, card=card.code, area=card.area, stance=stance_now))
 
 
-def _retreat(state: OrbitsState, seat: int, action: dict[str, Any], events: list[Event]) -> None:
-    area = _one(action, "area")
+def _retreat(state: OrbitsState, seat: int, action: Retreat, events: list[Event]) -> None:
+    area = _one(action.area, "area")
     fleet = state.face_up_fleet(seat, area)
     if not fleet:
         raise RulesError(f"You have no face-up fleet cards at {area}: nothing to retreat.",

@@ -15,10 +15,12 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from bot.errors import InvalidInput, InvalidState, RulesError
+from bot.rules.actions import ActionValue
 from bot.rules.base import BY_DEFAULT, GM_SEAT, ActionSpec, Event, Request
 from bot.rules.orbits import battles as B
 from bot.rules.orbits import cards as C
 from bot.rules.orbits import result_embeds as shown_embeds
+from bot.rules.orbits.actions import AnyAction, Cancel, Confirm
 from bot.rules.orbits.battle import battle_force
 from bot.rules.orbits.events import public, to_gm
 from bot.rules.orbits.forces import MAX_CLASS, budget_of, budget_problem
@@ -238,15 +240,13 @@ def in_threads(state: OrbitsState) -> list[str]:
     return [ref_of(state, b)] if b.proposal is None else []
 
 
-def _proposed_action(b: Battle) -> dict[str, Any]:
+def _proposed_action(b: Battle) -> dict[str, ActionValue]:
     assert b.proposal is not None
-    action: dict[str, Any] = {"type": "report"}
-    for s, k in b.proposal.losses.items():
-        action[f"losses_{s}"] = str(k)
     d = b.proposal.defeated
-    action["defeated"] = ("none" if not d else str(d[0])) if len(b.sides) == 2 \
-        else ([str(x) for x in d] or ["none"])
-    return action
+    losses: dict[str, ActionValue] = {f"losses_{s}": str(k) for s, k in b.proposal.losses.items()}
+    defeated: ActionValue = (("none" if not d else str(d[0])) if len(b.sides) == 2
+                             else ([str(x) for x in d] or ["none"]))
+    return {"type": "report", **losses, "defeated": defeated}
 
 
 def gm_request(state: OrbitsState) -> Request:
@@ -276,20 +276,19 @@ def gm_request(state: OrbitsState) -> Request:
                f"battle.{held}")
 
 
-def check_gm(state: OrbitsState, seat: int, action: dict[str, Any]) -> None:
+def check_gm(state: OrbitsState, seat: int, action: AnyAction) -> None:
     if seat != GM_SEAT:
         raise InvalidState("Nothing is asked of you in this step: the GM settles this "
                            "battle.")
-    kind = action.get("type")
-    if kind == "confirm":
+    if isinstance(action, Confirm):
         if B.current(state).proposal is None:
             raise RulesError("No result is proposed yet: enter the result, or cancel.",
                              ruling="O-D18")
-    elif kind != "cancel":
+    elif not isinstance(action, Cancel):
         B.read_report(state, B.current(state), action)
 
 
-def resolve_gm(state: OrbitsState, actions: dict[int, dict[str, Any]],
+def resolve_gm(state: OrbitsState, actions: dict[int, AnyAction],
                events: list[Event], by_default: bool = False) -> None:
     """The GM's answer for a linked battle: the proposal confirmed, a result entered (or the
     proposal edited), or the battle cancelled; then the discards as for any result.
@@ -300,9 +299,9 @@ def resolve_gm(state: OrbitsState, actions: dict[int, dict[str, Any]],
         raise InvalidState("The GM must confirm or enter the result, or cancel the battle.")
     check_gm(state, GM_SEAT, action)
     b = B.current(state)
-    if action.get("type") == "cancel":
+    if isinstance(action, Cancel):
         B.cancel(state, b, events)
-    elif action.get("type") == "confirm":
+    elif isinstance(action, Confirm):
         assert b.proposal is not None
         B.accept(state, b, b.proposal, events, how="fought in its thread, confirmed by the GM")
     else:
