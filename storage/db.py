@@ -158,6 +158,12 @@ class _Writer:
         self._conn = conn
         self.path = path
         self.reporter = Reporter()
+        # round trips to the writer thread and the statements run there (bench/trips.py)
+        self.trips = 0
+        self.statements = 0
+
+    def _count_statement(self, _sql: str) -> None:
+        self.statements += 1
 
     @classmethod
     async def open(cls, path: Path) -> _Writer:
@@ -168,10 +174,14 @@ class _Writer:
         except BaseException:
             executor.shutdown(wait=False)
             raise
-        return cls(executor, conn, path)
+        writer = cls(executor, conn, path)
+        # (the connection may be used in its own thread only)
+        await loop.run_in_executor(executor, conn.set_trace_callback, writer._count_statement)
+        return writer
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         loop = asyncio.get_running_loop()
+        self.trips += 1
         with _typed_errors(self.path, self.reporter):
             return await loop.run_in_executor(self._executor, fn, self._conn)
 
@@ -231,6 +241,11 @@ class Database:
                     # error is the one to report
                     log.warning("rollback failed on %s", self.path)
                 raise
+
+    def writer_counts(self) -> tuple[int, int]:
+        """Round trips to the writer thread and statements it ran, since the database was
+        opened (each trip is about 100 us of thread hand-over: bench/trips.py counts them)."""
+        return self._writer.trips, self._writer.statements
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         with _typed_errors(self.path, self._writer.reporter):

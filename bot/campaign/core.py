@@ -151,6 +151,7 @@ class ServiceCore:
         self._cache: LruCache[Ctx] = LruCache(cache_campaigns)
         # refuses new intents once the bot stops, and lets it wait for those under way (P-38)
         self.intents = IntentGate()
+        self.loads = 0  # campaigns read and decoded from SQLite (bench/trips.py counts them)
 
     def _now(self) -> float:
         return self.clock().timestamp()
@@ -158,6 +159,7 @@ class ServiceCore:
     async def _load(self, tx: Reader, campaign_id: int) -> Ctx:
         """The campaign with its seats and open requests; with ``self.db`` (the reader
         connection) this is the committed state, for displays."""
+        self.loads += 1
         row = await campaigns.get(tx, campaign_id)
         if row is None:
             raise NotFound(f"There is no campaign with id {campaign_id}.")
