@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from bot.campaign import war_undo
 from bot.campaign.battle_child import war_title
-from bot.campaign.core import Ctx, Effects
+from bot.campaign.core import Ctx, UnitOfWork
 from bot.campaign.war_undo import ResultUndo
 from bot.errors import InvalidState
 from bot.rules.base import Audience, Event
@@ -107,7 +107,7 @@ class LinkUndo:
     def __init__(self, results: ResultUndo) -> None:
         self.results = results
 
-    async def _settle_links(self, tx: Tx, ctx: Ctx, fx: Effects,
+    async def _settle_links(self, tx: Tx, ctx: Ctx, fx: UnitOfWork,
                             undone: int | None) -> list[Settled]:
         """Links the parent's battles fought in threads again where its state waits for
         them: after ``gm_undo`` went back to before resolution ``undone`` (every link made
@@ -151,7 +151,7 @@ class LinkUndo:
                 fx.events.append(link_mark(ctx, child, fx.now, LINK_DROPPED))
                 if child.status not in war_undo.LIVE:
                     continue  # over: P-13 drops its kept result when its round is over
-                fx.messages.append(NewMessage(child.id, "channel", gone_text(ctx, child),
+                fx.send(NewMessage(child.id, "channel", gone_text(ctx, child),
                                               channel_id=child.channel_id))
                 out.append(Settled(LINK_DROPPED, child, [Event(
                     audience=Audience.gm(), kind="battle_note", text=gone_text(ctx, child))]))
@@ -178,14 +178,14 @@ class LinkUndo:
                 lines.append(gone_text(ctx, s.child))
         return lines
 
-    async def results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
+    async def results_after_undo(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, undone: int) -> list[str]:
         """P-14 then P-13: the battles still fought are linked first, so a result proposed
         again names its thread. (A dropped link is a battle still fought: it has no result
         for P-13 to propose.)"""
         lines = self._link_lines(ctx, await self._settle_links(tx, ctx, fx, undone))
         return lines + await self.results.results_after_undo(tx, ctx, fx, undone)
 
-    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+    async def owed_results(self, tx: Tx, ctx: Ctx, fx: UnitOfWork) -> list[Event]:
         """After a change of the parent's state: the kept links first (P-14), then the kept
         results (P-13)."""
         settled = await self._settle_links(tx, ctx, fx, None)
