@@ -194,3 +194,10 @@ async def bump(tx: Tx, campaign_id: int, now: float) -> None:
         "UPDATE campaigns SET version = version + 1, updated_at = ? WHERE id = ?",
         (now, campaign_id),
     )
+
+
+async def version(db: Reader, campaign_id: int) -> int | None:
+    """The campaign's committed version (None: no such campaign): a copy held in memory at
+    that version is the committed campaign (every write bumps it)."""
+    row = await db.fetchone("SELECT version FROM campaigns WHERE id = ?", (campaign_id,))
+    return int(row[0]) if row is not None else None

@@ -32,6 +32,8 @@ BUSY_TIMEOUT_MS = 5000
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 Row = sqlite3.Row
+# the table a write statement changes (``Tx.writes_to``)
+_WRITTEN = re.compile(r"\s*(?:INSERT(?: OR \w+)? INTO|UPDATE|DELETE FROM)\s+(\w+)", re.I)
 
 
 class SchemaTooNew(RuntimeError):
@@ -158,6 +160,12 @@ class _Writer:
         self._conn = conn
         self.path = path
         self.reporter = Reporter()
+        # round trips to the writer thread and the statements run there (bench/trips.py)
+        self.trips = 0
+        self.statements = 0
+
+    def _count_statement(self, _sql: str) -> None:
+        self.statements += 1
 
     @classmethod
     async def open(cls, path: Path) -> _Writer:
@@ -168,10 +176,14 @@ class _Writer:
         except BaseException:
             executor.shutdown(wait=False)
             raise
-        return cls(executor, conn, path)
+        writer = cls(executor, conn, path)
+        # (the connection may be used in its own thread only)
+        await loop.run_in_executor(executor, conn.set_trace_callback, writer._count_statement)
+        return writer
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         loop = asyncio.get_running_loop()
+        self.trips += 1
         with _typed_errors(self.path, self.reporter):
             return await loop.run_in_executor(self._executor, fn, self._conn)
 
@@ -209,6 +221,9 @@ class Database:
         self._reader = reader
         self._write_lock = asyncio.Lock()
         self._closed = False
+        # what the writer's transactions remember between them (``Tx.memo``): as of the last
+        # commit; dropped by a rollback, so nothing a failed transaction took is kept
+        self._memo: dict[str, Any] = {}
 
     @property
     def writing(self) -> bool:
@@ -219,11 +234,13 @@ class Database:
     async def transaction(self) -> AsyncIterator[Tx]:
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when the block (or a queued write) fails."""
         async with self._write_lock:
-            tx = Tx(self._writer)
+            tx = Tx(self._writer, dict(self._memo))
             try:
                 yield tx
                 await tx.commit()
+                self._memo = tx.memo
             except BaseException:
+                self._memo = {}
                 try:
                     await tx.rollback()
                 except StorageError:
@@ -231,6 +248,11 @@ class Database:
                     # error is the one to report
                     log.warning("rollback failed on %s", self.path)
                 raise
+
+    def writer_counts(self) -> tuple[int, int]:
+        """Round trips to the writer thread and statements it ran, since the database was
+        opened (each trip is about 100 us of thread hand-over: bench/trips.py counts them)."""
+        return self._writer.trips, self._writer.statements
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         with _typed_errors(self.path, self._writer.reporter):
@@ -268,30 +290,63 @@ class Tx:
     ``changed`` (which need an answer) or at COMMIT; errors of queued statements surface
     there and roll the whole transaction back."""
 
-    def __init__(self, writer: _Writer) -> None:
+    def __init__(self, writer: _Writer, memo: dict[str, Any] | None = None) -> None:
         self._writer = writer
         self._ops: list[_Op] = []
         self._begun = False
+        # kept for the next transaction once this one commits (storage/outbox.py: the highest
+        # outbox id given, so ids are taken without a trip); ``local``: this one's own
+        self.memo: dict[str, Any] = memo if memo is not None else {}
+        self.local: dict[str, Any] = {}
+        self._written: dict[str, int] = {}  # write statements per table (``writes_to``)
 
     async def execute(
         self, sql: str, params: Iterable[Any] = (), *, must_change: Exception | None = None
     ) -> None:
         """Queues one statement; ``must_change`` is raised if it changes no row."""
-        self._ops.append(_Op(sql, tuple(params), must_change=must_change))
+        self.queue(sql, params, must_change=must_change)
 
     async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        self.queue_many(sql, rows)
+
+    def queue(self, sql: str, params: Iterable[Any] = (), *,
+              must_change: Exception | None = None) -> None:
+        """``execute`` for code that does not await: the statement only joins the queue."""
+        self._note_write(sql)
+        self._ops.append(_Op(sql, tuple(params), must_change=must_change))
+
+    def queue_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        self._note_write(sql)
         batch = [tuple(r) for r in rows]
         if len(batch) == 1:
             self._ops.append(_Op(sql, batch[0]))
         elif batch:
             self._ops.append(_Op(sql, batch, many=True))
 
+    def _note_write(self, sql: str) -> None:
+        match = _WRITTEN.match(sql)
+        if match:
+            self._written[match.group(1).lower()] = self._written.get(
+                match.group(1).lower(), 0) + 1
+
+    def writes_to(self, table: str) -> int:
+        """How many write statements to ``table`` this transaction made so far (a copy of
+        rows read earlier in it is still true while this stays the same)."""
+        return self._written.get(table, 0)
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """One trip: the queued writes, then ``fn`` on the writer's connection (several
+        reads at once: storage/intent_rows.py)."""
+        return await self._now(fn)
+
     async def changed(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Runs one statement now; returns the number of rows it changed."""
+        self._note_write(sql)
         return await self._now(lambda conn: conn.execute(sql, tuple(params)).rowcount)
 
     async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Runs an INSERT now; returns the new rowid."""
+        self._note_write(sql)
         rowid = await self._now(lambda conn: conn.execute(sql, tuple(params)).lastrowid)
         if rowid is None:
             raise RuntimeError("INSERT returned no row id")

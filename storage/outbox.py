@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.campaigns import Reader
+from storage.campaigns import Reader, StaleVersion
 from storage.db import Tx
 from storage.status import OutboxStatus
 
@@ -85,14 +85,9 @@ class TrackerRow:
     data: dict[str, Any]
 
 
-# The id is the highest ever given plus one (migration 008): never one of a deleted row, so a
-# send of a row that was superseded meanwhile can never mark its successor (P-33).
-_INSERT = (
-    "INSERT INTO outbox (id, campaign_id, kind, channel_id, user_id, content, panel_campaign_id,"
-    " panel_step_no, panel_seat, notice, next_attempt_at, created_at, edit_of, attempts,"
-    " embeds, nonce, mentions) VALUES ((SELECT last + 1 FROM outbox_ids),"
-    " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+# The id is the highest ever given plus one (migration 008, ``OutboxIds``): never one of a
+# deleted row, so a send of a row that was superseded meanwhile can never mark its successor
+# (P-33).
 _INSERT_PICTURE = (
     "INSERT INTO outbox_files (outbox_id, position, name, ruleset, renderer, view, data)"
     " VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -126,57 +121,117 @@ def _picture_params(outbox_id: int, position: int, p: Picture) -> tuple[object, 
     return (outbox_id, position, p.name, p.ruleset, p.renderer, json.dumps(p.view), None)
 
 
-async def enqueue(tx: Tx, messages: list[NewMessage], now: float) -> None:
-    """Adds the messages in order (ids follow the order, which the dispatcher keeps)."""
-    plain: list[tuple[object, ...]] = []
-    for m in messages:
-        if m.edit_of is not None:
-            if plain:
-                await tx.executemany(_INSERT, plain)
-                plain = []
-            await enqueue_one(tx, m, now)
-            continue
-        if not m.pictures:
-            plain.append(_params(m, now))
-            continue
-        if plain:
-            await tx.executemany(_INSERT, plain)
-            plain = []
-        outbox_id = await tx.insert(_INSERT, _params(m, now))
-        await tx.executemany(
-            _INSERT_PICTURE, [_picture_params(outbox_id, i, p) for i, p in enumerate(m.pictures)]
-        )
-    if plain:
-        await tx.executemany(_INSERT, plain)
+_MEMO = "outbox_last"
+_COLUMNS = ("id, campaign_id, kind, channel_id, user_id, content, panel_campaign_id,"
+            " panel_step_no, panel_seat, notice, next_attempt_at, created_at, edit_of, attempts,"
+            " embeds, nonce, mentions")
+_INSERT_AS = f"INSERT INTO outbox ({_COLUMNS}) VALUES ({', '.join('?' * 17)})"
+# An edit takes the tries and backoff of the pending edits of its message it supersedes (a
+# rate limit is still respected); the aggregate reads them in the same statement.
+_INSERT_EDIT = (
+    f"INSERT INTO outbox ({_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+    " MAX(?, COALESCE(MAX(next_attempt_at), ?)), ?, ?, COALESCE(MAX(attempts), 0), ?, ?, ?"
+    " FROM outbox WHERE edit_of = ? AND status = 'pending'"
+)
 
 
-async def enqueue_one(tx: Tx, m: NewMessage, now: float) -> int:
-    """Adds one message and returns its outbox id.
+class OutboxIds:
+    """The outbox ids one transaction gives, counted in memory from the highest id ever given
+    (``outbox_ids``, 008): taking one costs no trip to the writer. The count is remembered
+    between transactions (``Tx.memo``); a transaction that starts from it first checks, in
+    its first batch of writes, that no other writer gave ids meanwhile (else ``StaleVersion``:
+    the intent is decided again with the fresh count)."""
+
+    def __init__(self, tx: Tx, last: int) -> None:
+        self._tx = tx
+        self.last = last
+
+    def take(self) -> int:
+        self.last += 1
+        self._tx.memo[_MEMO] = self.last
+        return self.last
+
+
+async def ids(tx: Tx, *, fresh: bool = False) -> OutboxIds:
+    """The transaction's ids; ``fresh``: read the highest id given (one trip) rather than
+    trust the count remembered (for writes outside an intent, which are not decided again)."""
+    found: OutboxIds | None = tx.local.get(_MEMO)
+    if found is not None and not fresh:
+        return found
+    last = None if fresh else tx.memo.get(_MEMO)
+    if last is None:
+        row = await tx.fetchone("SELECT last FROM outbox_ids")
+        last = int(row[0]) if row is not None else 0
+        if found is not None:  # (an insert that named no id moved the sequence on)
+            found.last = max(found.last, last)
+            return found
+    else:
+        await tx.execute("UPDATE outbox_ids SET last = last WHERE last = ?", (last,),
+                         must_change=StaleVersion("outbox ids were given by another writer"))
+    found = tx.local[_MEMO] = OutboxIds(tx, last)
+    tx.memo[_MEMO] = last
+    return found
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A row this transaction added (storage/intent_rows.py: the channel's last post, the
+    latest DM of a user)."""
+
+    id: int
+    kind: str
+    channel_id: int | None
+    user_id: int | None
+    edit_of: int | None
+
+
+def queue(tx: Tx, messages: list[tuple[int, NewMessage]], now: float) -> None:
+    """Queues the messages, each with the id ``OutboxIds`` gave it, in that order (the
+    dispatcher keeps it); no trip of its own: they go with the transaction's next one.
 
     An edit supersedes the pending edits of the same message (only the latest content
     matters): they are deleted and the new one takes the place at the END of the queue (so
-    it never overtakes a send enqueued before it), keeping their tries and backoff so a rate
-    limit is still respected. A dispatcher holding a deleted row finds nothing to mark.
+    it never overtakes a send enqueued before it), keeping their tries and backoff. A
+    dispatcher holding a deleted row finds nothing to mark. Edits of that message already
+    sent (or given up) are deleted too: the message shows the latest, each is the whole text
+    again, and the event log keeps every public line, so a tracker edited 600 times in a game
+    keeps one row, not 600 (issue 9, bounded storage)."""
+    plain: list[tuple[object, ...]] = []
+    made: list[Queued] = tx.local.setdefault("outbox_rows", [])
+    for outbox_id, m in messages:
+        made.append(Queued(outbox_id, m.kind, m.channel_id, m.user_id, m.edit_of))
+        if m.edit_of is None:
+            plain.append((outbox_id, *_params(m, now)))
+        else:
+            tx.queue_many(_INSERT_AS, plain)
+            plain = []
+            tx.queue("DELETE FROM outbox WHERE edit_of = ? AND status IN ('sent', 'failed')",
+                     (m.edit_of,))
+            p = _params(m, now)
+            # (p: campaign .. notice, next_attempt_at, created_at, edit_of, attempts, rest)
+            tx.queue(_INSERT_EDIT, (outbox_id, *p[:9], now, now, p[10], p[11], *p[13:],
+                                    m.edit_of))
+            tx.queue("DELETE FROM outbox WHERE edit_of = ? AND status = 'pending' AND id != ?",
+                     (m.edit_of, outbox_id))
+        if m.pictures:  # (right after its row: a later edit's delete may cascade to them)
+            tx.queue_many(_INSERT_AS, plain)
+            plain = []
+            tx.queue_many(_INSERT_PICTURE, [_picture_params(outbox_id, i, p)
+                                            for i, p in enumerate(m.pictures)])
+    tx.queue_many(_INSERT_AS, plain)
 
-    Edits of that message already sent (or given up) are deleted too: the message shows
-    the latest, each is the whole text again, and the event log keeps every public line, so
-    a tracker edited 600 times in a game keeps one row, not 600 (issue 9, bounded storage)."""
-    attempts, at = 0, None
-    if m.edit_of is not None:
-        await tx.execute("DELETE FROM outbox WHERE edit_of = ? AND status IN ('sent', 'failed')",
-                         (m.edit_of,))
-        older = await tx.fetchone(
-            "SELECT MAX(attempts), MAX(next_attempt_at) FROM outbox"
-            " WHERE edit_of = ? AND status = 'pending'", (m.edit_of,))
-        if older is not None and older[0] is not None:
-            attempts, at = older[0], max(now, older[1])
-            await tx.execute("DELETE FROM outbox WHERE edit_of = ? AND status = 'pending'",
-                             (m.edit_of,))
-    outbox_id = await tx.insert(_INSERT, _params(m, now, attempts, at))
-    if m.pictures:
-        await tx.executemany(
-            _INSERT_PICTURE, [_picture_params(outbox_id, i, p) for i, p in enumerate(m.pictures)]
-        )
+
+async def enqueue(tx: Tx, messages: list[NewMessage], now: float) -> None:
+    """Adds the messages in order (ids follow the order, which the dispatcher keeps); for
+    writes outside an intent (an intent's go through its unit of work)."""
+    given = await ids(tx, fresh=True)
+    queue(tx, [(given.take(), m) for m in messages], now)
+
+
+async def enqueue_one(tx: Tx, m: NewMessage, now: float) -> int:
+    """Adds one message (``queue``) and returns its outbox id."""
+    outbox_id = (await ids(tx, fresh=True)).take()
+    queue(tx, [(outbox_id, m)], now)
     return outbox_id
 
 

@@ -85,5 +85,9 @@ class KeyedLocks:
             if held.users == 0:
                 del self._held[key]
 
+    def busy(self, key: int) -> bool:
+        """Some coroutine holds or waits for the key's lock (an intent is under way)."""
+        return key in self._held
+
     def __len__(self) -> int:
         return len(self._held)

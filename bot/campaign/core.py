@@ -6,7 +6,7 @@ import logging
 import secrets
 import sqlite3
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
 
@@ -21,7 +21,7 @@ from bot.rules import registry
 from bot.rules.base import GM_SEAT, Dice, Request
 from bot.rules.dice import SeededDice
 from bot.rules.ruleset_base import RulesetBase
-from storage import campaigns, players, turns
+from storage import campaigns, intent_rows, players, turns
 from storage import events as event_log
 from storage import outbox as outbox_repo
 from storage.campaigns import CampaignHead, CampaignRow, Reader, StaleVersion
@@ -63,7 +63,7 @@ def step_keys(requests: list[Request]) -> list[str]:
 
 @dataclass
 class Ctx:
-    """A campaign as loaded for one intent (cached between intents, see ``_mutate``)."""
+    """A campaign as loaded for one intent (cached between intents, see ``mutate``)."""
 
     row: CampaignRow
     players: list[PlayerRow]
@@ -93,33 +93,77 @@ class Ctx:
     def requests_of(self, seat: int) -> list[Request]:
         return [r for r in self.pending if r.seat == seat]
 
+    def copy(self) -> Ctx:
+        """A copy a reader may keep while intents go on changing this one (their rules
+        return new states, so the state itself is shared)."""
+        row = replace(self.row, settings=dict(self.row.settings), options=dict(self.row.options),
+                      step_keys=list(self.row.step_keys))
+        return Ctx(row=row, players=[replace(p) for p in self.players], ruleset=self.ruleset,
+                   state=self.state, pending=list(self.pending), submitted=dict(self.submitted))
+
     def owing(self) -> list[Request]:
         """Open requests still waiting for input (sealed ones already in do not count)."""
         return [r for r in self.pending if not (r.kind == "sealed" and r.seat in self.submitted)]
 
 
-@dataclass
-class Effects:
-    """What one intent writes besides the campaign row, flushed inside its transaction."""
+class UnitOfWork:
+    """One intent's work on one campaign, in one transaction: ``tx``, the campaign as loaded
+    (``ctx``), its log (``events``), how its row is saved (``save``) and ONE ordered list of
+    what it sends (``effects``: channel posts, their edits, DMs, each with its pictures; a
+    timer's change is a row of the same transaction). Each message gets its outbox id when it
+    is made (``send``) and joins the transaction's queue of statements at once (no trip of its
+    own: a panel or tracker row may name it next), so the order of the list is the order of
+    the outbox; everything goes to the writer with the transaction's next trip, at the latest
+    with ``ServiceCore.write`` (the log and the version-checked row) and COMMIT; the loops are
+    woken once after commit (``wake``)."""
 
-    now: float
-    messages: list[NewMessage] = field(default_factory=list)
-    events: list[EventRow] = field(default_factory=list)
-    # every intent ends with a version-checked write, so a stale cached copy never passes
-    save: Literal["touch", "row", "state"] = "touch"
-    wake: bool = False
+    def __init__(self, tx: Tx, ctx: Ctx, now: float, ids: outbox_repo.OutboxIds) -> None:
+        self.tx = tx
+        self.ctx = ctx
+        self.now = now
+        self._ids = ids
+        self.effects: list[tuple[int, NewMessage]] = []
+        self.events: list[EventRow] = []
+        # every intent ends with a version-checked write, so a stale cached copy never passes
+        self.save: Literal["touch", "row", "state"] = "touch"
+        self.wake = False
 
-    def channel(self, ctx: Ctx, text: str, mentions: list[int] | None = None) -> None:
+    @classmethod
+    async def begin(cls, tx: Tx, ctx: Ctx, now: float) -> UnitOfWork:
+        return cls(tx, ctx, now, await outbox_repo.ids(tx))
+
+    def also(self, ctx: Ctx) -> UnitOfWork:
+        """Another campaign changed in the same transaction (a battle's parent, a parent's
+        battle): its own log and row, the SAME list of effects (one order for all)."""
+        other = UnitOfWork(self.tx, ctx, self.now, self._ids)
+        other.effects = self.effects
+        return other
+
+    async def rows(self, ctx: Ctx) -> intent_rows.CampaignRows:
+        """``ctx``'s other rows (missed deadlines, tracker, deadline, DM panels) as this
+        transaction has them: read in one trip the first time, then kept by its writes."""
+        return await intent_rows.of(self.tx, ctx.row.id, ctx.row.channel_id, ctx.row.step_no)
+
+    def send(self, message: NewMessage) -> int:
+        """Adds a message at the end of the list; returns its outbox id."""
+        outbox_id = self._ids.take()
+        self.effects.append((outbox_id, message))
+        outbox_repo.queue(self.tx, [(outbox_id, message)], self.now)
+        self.wake = True
+        return outbox_id
+
+    def channel(self, ctx: Ctx, text: str, mentions: list[int] | None = None) -> int:
         """A channel post; ``mentions``: the only users it pings (P-34), none by default."""
-        self.messages.append(NewMessage(ctx.row.id, "channel", text,
-                                        channel_id=ctx.row.channel_id, mentions=mentions or []))
+        return self.send(NewMessage(ctx.row.id, "channel", text, channel_id=ctx.row.channel_id,
+                                    mentions=mentions or []))
 
-    def dm(self, ctx: Ctx, user_id: int, text: str, **extra: Any) -> None:
-        self.messages.append(NewMessage(ctx.row.id, "dm", text, user_id=user_id, **extra))
+    def dm(self, ctx: Ctx, user_id: int, text: str, **extra: Any) -> int:
+        return self.send(NewMessage(ctx.row.id, "dm", text, user_id=user_id, **extra))
 
 
 class ServiceCore:
-    """Construction, locks, loading, and ``_mutate``: one transaction per intent."""
+    """Construction, locks, loading, and ``mutate``: one transaction per intent. The step
+    engine and every collaborator use it through its public names only."""
 
     def __init__(
         self,
@@ -138,26 +182,53 @@ class ServiceCore:
         self.timing_defaults = {**TIMING_DEFAULTS, **(timing_defaults or {})}
         self.clock = clock
         self._wake = wake
-        self._seed_source = seed_source
+        self.seed_source = seed_source
         self._dice_factory = dice_factory
         if undo_depth < 1:
             raise ValueError(f"undo_depth must be >= 1, got {undo_depth}")
         # resolutions /gm undo can take back: older snapshots are deleted (config [service])
         self.undo_depth = undo_depth
-        self._locks = KeyedLocks()
+        self.locks = KeyedLocks()
         # campaigns as of their last commit here, the least recently used dropped beyond
         # cache_campaigns; the version check in campaigns.save() catches any write made
         # elsewhere, and then the entry is reloaded
-        self._cache: LruCache[Ctx] = LruCache(cache_campaigns)
+        self.cache: LruCache[Ctx] = LruCache(cache_campaigns)
         # refuses new intents once the bot stops, and lets it wait for those under way (P-38)
         self.intents = IntentGate()
+        self.loads = 0  # campaigns read and decoded from SQLite (bench/trips.py counts them)
 
-    def _now(self) -> float:
+    def wake_up(self) -> None:
+        """After a commit that queued messages or moved a deadline: the loops look again."""
+        if self._wake is not None:
+            self._wake()
+
+    def now(self) -> float:
         return self.clock().timestamp()
 
-    async def _load(self, tx: Reader, campaign_id: int) -> Ctx:
+    async def load(self, tx: Reader, campaign_id: int) -> Ctx:
         """The campaign with its seats and open requests; with ``self.db`` (the reader
-        connection) this is the committed state, for displays."""
+        connection) this is the committed state, for displays (``read``)."""
+        if tx is self.db:
+            return await self.read(campaign_id)
+        return await self._decode(tx, campaign_id)
+
+    async def read(self, campaign_id: int) -> Ctx:
+        """The committed campaign, for displays: a copy of the cached one when its version
+        is the committed one and no intent is changing it (every write bumps the version,
+        so nothing another writer changed is served), else read from SQLite (and cached for
+        the next intent: its write is version-checked like any other)."""
+        version = await campaigns.version(self.db, campaign_id)
+        busy = self.locks.busy(campaign_id)
+        cached = self.cache.get(campaign_id)
+        if cached is not None and version == cached.row.version and not busy:
+            return cached.copy()
+        ctx = await self._decode(self.db, campaign_id)
+        if not busy and ctx.row.version == version:
+            self.cache.put(campaign_id, ctx.copy())
+        return ctx
+
+    async def _decode(self, tx: Reader, campaign_id: int) -> Ctx:
+        self.loads += 1
         row = await campaigns.get(tx, campaign_id)
         if row is None:
             raise NotFound(f"There is no campaign with id {campaign_id}.")
@@ -191,14 +262,14 @@ class ServiceCore:
             "can see it in the log. Other campaigns are not affected."
         )
 
-    async def _mutate(
-        self, campaign_id: int, fn: Callable[[Tx, Ctx, Effects], Awaitable[T]]
+    async def mutate(
+        self, campaign_id: int, fn: Callable[[Tx, Ctx, UnitOfWork], Awaitable[T]]
     ) -> T:
         """Runs ``fn`` on the campaign under its lock, in one transaction with everything it
-        writes (events, outbox, the version-checked campaign row)."""
-        async with self.intents.intent(), self._locks.hold(campaign_id):
+        writes (its unit of work: events, outbox, the version-checked campaign row)."""
+        async with self.intents.intent(), self.locks.hold(campaign_id):
             for attempt in range(1, INTENT_TRIES + 1):
-                cached = campaign_id in self._cache
+                cached = campaign_id in self.cache
                 try:
                     result, fx, ctx = await self._run_once(campaign_id, fn)
                 except (StaleVersion, sqlite3.IntegrityError) as exc:
@@ -206,7 +277,7 @@ class ServiceCore:
                     # since the copy was loaded. A UNIQUE conflict is the same race met
                     # before the version check (two joins taking one seat): reload, decide
                     # again, and refuse plainly after a few tries, never raise (P-35).
-                    self._cache.pop(campaign_id, None)
+                    self.cache.pop(campaign_id, None)
                     if attempt == INTENT_TRIES:
                         if isinstance(exc, sqlite3.IntegrityError):
                             # on every try: more likely a bug than a busy campaign
@@ -216,38 +287,53 @@ class ServiceCore:
                     continue
                 except UserError:
                     # a refusal may come from a stale cached copy: decide again on fresh data
-                    self._cache.pop(campaign_id, None)
+                    self.cache.pop(campaign_id, None)
                     if cached and attempt == 1:
                         continue
                     raise
                 except BaseException:
                     # fn may have changed the cached objects before failing
-                    self._cache.pop(campaign_id, None)
+                    self.cache.pop(campaign_id, None)
                     raise
-                self._cache.put(campaign_id, ctx)
-                if (fx.messages or fx.wake) and self._wake is not None:
-                    self._wake()
+                self.cache.put(campaign_id, ctx)
+                if fx.wake:
+                    self.wake_up()
                 return result
         raise AssertionError("unreachable")
 
     async def _run_once(
-        self, campaign_id: int, fn: Callable[[Tx, Ctx, Effects], Awaitable[T]]
-    ) -> tuple[T, Effects, Ctx]:
+        self, campaign_id: int, fn: Callable[[Tx, Ctx, UnitOfWork], Awaitable[T]]
+    ) -> tuple[T, UnitOfWork, Ctx]:
         async with self.db.transaction() as tx:
-            ctx = self._cache.get(campaign_id) or await self._load(tx, campaign_id)
-            fx = Effects(now=self._now())
+            ctx = self.cache.get(campaign_id) or await self.load(tx, campaign_id)
+            fx = await UnitOfWork.begin(tx, ctx, self.now())
             result = await fn(tx, ctx, fx)
-            await self._write(tx, ctx, fx)
+            await self.write(tx, ctx, fx)
         return result, fx, ctx
 
+    async def run_new(self, insert: Callable[[Tx, float], Awaitable[int]],
+                      fn: Callable[[Tx, Ctx, UnitOfWork], Awaitable[T]]) -> T:
+        """A new campaign's first intent (``open_battle``): ``insert(tx, now)`` adds its rows
+        and returns its id; in the same transaction ``fn`` runs on it as loaded, and its unit
+        of work ends as every intent's does (``write``). Not cached: read on its next intent."""
+        now = self.now()
+        async with self.intents.intent(), self.db.transaction() as tx:
+            ctx = await self.load(tx, await insert(tx, now))
+            fx = await UnitOfWork.begin(tx, ctx, now)
+            result = await fn(tx, ctx, fx)
+            await self.write(tx, ctx, fx)
+        if fx.wake:
+            self.wake_up()
+        return result
+
     @staticmethod
-    async def _write(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+    async def write(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
         """The end of every write to a campaign, in its transaction and in this order: its
-        log, the messages still queued in ``fx``, then the version-checked row (``fx.save``),
-        so a stale copy never passes. One place for every intent, ``open_battle`` and a
-        battle whose seats follow its parent's (P-21) included."""
+        log (its effects are queued already, in their order), then the version-checked row
+        (``fx.save``), so a stale copy never passes. One place for every intent,
+        ``open_battle`` and a battle whose seats follow its parent's (P-21) included."""
         await event_log.append(tx, ctx.row.id, fx.events)
-        await outbox_repo.enqueue(tx, fx.messages, fx.now)
+        fx.events = []
         if fx.save == "touch":
             await campaigns.touch(tx, ctx.row.id, ctx.row.version, fx.now)
             ctx.row.version += 1
@@ -259,13 +345,13 @@ class ServiceCore:
 
         It holds hidden state, so no cog may use it: cogs read ``seat_view`` and the other
         viewer-scoped reads of bot/campaign/ruleset_features.py."""
-        return await self._load(self.db, campaign_id)
+        return await self.load(self.db, campaign_id)
 
     async def campaign_in_channel(self, channel_id: int) -> int:
         """The id of the channel's live campaign; NotFound says how to start one."""
-        return await self._id_in_channel(channel_id)
+        return await self.id_in_channel(channel_id)
 
-    async def _id_in_channel(self, channel_id: int) -> int:
+    async def id_in_channel(self, channel_id: int) -> int:
         campaign_id = await campaigns.id_in_channel(self.db, channel_id)
         if campaign_id is None:
             ended = await campaigns.id_to_read(self.db, channel_id)
@@ -277,7 +363,7 @@ class ServiceCore:
             raise NotFound("There is no campaign in this channel. Start one with /campaign create.")
         return campaign_id
 
-    async def _id_to_read(self, channel_id: int) -> int:
+    async def id_to_read(self, channel_id: int) -> int:
         """For reads only (status, views, pictures, the GM log): the channel's live campaign,
         else the latest one that ended there, so a finished campaign stays readable. Intents
         address the live campaign (``_id_in_channel``)."""
@@ -286,35 +372,35 @@ class ServiceCore:
             raise NotFound("There is no campaign in this channel. Start one with /campaign create.")
         return campaign_id
 
-    async def _in_channel(
-        self, channel_id: int, fn: Callable[[Tx, Ctx, Effects], Awaitable[T]]
+    async def in_channel(
+        self, channel_id: int, fn: Callable[[Tx, Ctx, UnitOfWork], Awaitable[T]]
     ) -> T:
-        """``_mutate`` for the live campaign of a channel."""
-        campaign_id = await self._id_in_channel(channel_id)
+        """``mutate`` for the live campaign of a channel."""
+        campaign_id = await self.id_in_channel(channel_id)
 
-        async def checked(tx: Tx, ctx: Ctx, fx: Effects) -> T:
+        async def checked(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> T:
             if ctx.row.status == Status.ENDED:
                 raise InvalidState("This campaign has ended.")
             return await fn(tx, ctx, fx)
 
-        return await self._mutate(campaign_id, checked)
+        return await self.mutate(campaign_id, checked)
 
     @staticmethod
-    def _require_gm(ctx: Ctx, actor: Actor) -> None:
+    def require_gm(ctx: Ctx, actor: Actor) -> None:
         if not ctx.is_gm(actor):
             raise PermissionDenied("Only the GM of this campaign (or a server admin) may do that.")
 
     @staticmethod
-    def _require_live(ctx: Ctx) -> None:
+    def require_live(ctx: Ctx) -> None:
         if ctx.row.status == Status.SETUP:
             raise InvalidState("The campaign has not started yet (the GM starts it).")
         if ctx.row.status == Status.ENDED:
             raise InvalidState("This campaign has ended.")
 
-    def _dice(self, ctx: Ctx, stream: str) -> Dice:
+    def dice(self, ctx: Ctx, stream: str) -> Dice:
         return self._dice_factory(ctx.row.seed, stream)
 
-    def _at(self, seconds: float | None) -> datetime | None:
+    def at(self, seconds: float | None) -> datetime | None:
         return datetime.fromtimestamp(seconds, UTC) if seconds is not None else None
 
 

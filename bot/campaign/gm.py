@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.campaign import messages, order_locks
-from bot.campaign.core import Ctx, Effects
+from bot.campaign.core import Ctx, UnitOfWork
 from bot.campaign.messages import plain_line
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
@@ -18,7 +18,7 @@ from bot.campaign.war_seats import WarSeats
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from bot.rules.base import GM_SEAT, Audience, Event, Outcome, Request
 from storage import events as event_log
-from storage import missed, players, timers, turns
+from storage import players, timers, turns
 from storage.db import Tx
 from storage.status import DeadlineStatus, Status
 
@@ -43,6 +43,7 @@ class GmTools:
 
     def __init__(self, engine: StepEngine, war: WarListener, seats: WarSeats) -> None:
         self.engine = engine
+        self.core = engine.core
         self.war = war
         self.seats = seats
 
@@ -52,7 +53,7 @@ class GmTools:
         if not math.isfinite(hours) or hours == 0 or abs(hours) > MAX_EXTEND_HOURS:
             raise InvalidInput(f"Give a number of hours, not 0, at most {MAX_EXTEND_HOURS}.")
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
             self._gm_live(ctx, actor)
             if ctx.row.status == Status.PAUSED:
                 raise InvalidState("The campaign is paused; resume it first (/gm resume).")
@@ -68,15 +69,15 @@ class GmTools:
                               timing(ctx.row.settings)["reminders"], fx.now)
             fx.wake = True
             fx.channel(ctx, "The GM moved the deadline of the current step: now "
-                            f"{messages.when(self.engine._at(due))}.")
-            await self.engine._flush(tx, ctx, fx, Mail())  # the step's tracker shows the new one
+                            f"{messages.when(self.core.at(due))}.")
+            await self.engine.flush(tx, ctx, fx, Mail())  # the step's tracker shows the new one
 
-        await self.engine._in_channel(channel_id, run)
+        await self.core.in_channel(channel_id, run)
 
     async def gm_pause(self, actor: Actor, channel_id: int) -> None:
         """Freezes the campaign and the time left on its deadline."""
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
             self._gm_live(ctx, actor)
             if ctx.row.status == Status.PAUSED:
                 raise InvalidState("The campaign is already paused.")
@@ -84,12 +85,12 @@ class GmTools:
             ctx.row.status, fx.save, fx.wake = Status.PAUSED, "row", True
             fx.channel(ctx, "The GM paused the campaign; the deadline clock is stopped.")
 
-        await self.engine._in_channel(channel_id, run)
+        await self.core.in_channel(channel_id, run)
 
     async def gm_resume(self, actor: Actor, channel_id: int) -> None:
         """Restarts the clock with the time that was left at the pause."""
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
             self._gm_live(ctx, actor)
             if ctx.row.status != Status.PAUSED:
                 raise InvalidState("The campaign is not paused.")
@@ -100,24 +101,24 @@ class GmTools:
                 due = fx.now + dl.remaining
                 await timers.move(tx, ctx.row.id, ctx.row.step_no, due,
                                   timing(ctx.row.settings)["reminders"], fx.now)
-                note = f" Deadline {messages.when(self.engine._at(due))}."
+                note = f" Deadline {messages.when(self.core.at(due))}."
             fx.channel(ctx, f"The GM resumed the campaign.{note}")
 
-        await self.engine._in_channel(channel_id, run)
+        await self.core.in_channel(channel_id, run)
 
     async def gm_advance(self, actor: Actor, channel_id: int) -> None:
         """Resolves the open step now, taking the default for every missing input."""
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
             self._gm_live(ctx, actor)
             if ctx.row.status == Status.PAUSED:
                 raise InvalidState("The campaign is paused; resume it first (/gm resume).")
             if not ctx.pending:
                 raise InvalidState("No step is open.")
-            away = frozenset(await missed.away_seats(tx, ctx.row.id))  # said as such (P-26)
-            await self.engine._force_defaults(tx, ctx, fx, strict=True, away=away)
+            away = frozenset((await fx.rows(ctx)).away_seats())  # said as such (P-26)
+            await self.engine.force_defaults(tx, ctx, fx, strict=True, away=away)
 
-        await self.engine._in_channel(channel_id, run)
+        await self.core.in_channel(channel_id, run)
 
     async def gm_edit_state(
         self, actor: Actor, channel_id: int, edit: Callable[[Any], Any], summary: str
@@ -126,15 +127,15 @@ class GmTools:
         running state: snapshotted for /gm undo, logged for the GM only (an edit may name
         hidden forces), and the step re-opened so every panel matches the edited state."""
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
             self._gm_live(ctx, actor)
             new_state = edit(ctx.state)
-            await self.engine._begin_resolution(tx, ctx, fx)
+            await self.engine.begin_resolution(tx, ctx, fx)
             outcome = Outcome(state=new_state, events=[
                 Event(audience=Audience.gm(), kind="gm_edit", text=f"GM edit: {summary}")])
-            await self.engine._apply(tx, ctx, fx, outcome, closes_step=True)
+            await self.engine.apply(tx, ctx, fx, outcome, closes_step=True)
 
-        await self.engine._in_channel(channel_id, run)
+        await self.core.in_channel(channel_id, run)
 
     async def gm_act(self, actor: Actor, channel_id: int, action: dict[str, Any]) -> None:
         """Applies an action the rule set lets the GM take at any time (its optional
@@ -143,7 +144,7 @@ class GmTools:
         its events routed as usual. The GM is never in ``pending``, so no step, panel or
         deadline waits for them; the step re-opens only when who is asked changes."""
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
             self._gm_live(ctx, actor)
             if ctx.row.status == Status.PAUSED:
                 raise InvalidState("The campaign is paused; resume it first (/gm resume).")
@@ -152,9 +153,9 @@ class GmTools:
                 raise InvalidState("The GM has nothing to do in this step of the game.")
             request = Request(seat=GM_SEAT, kind="open", step="gm", prompt="GM", actions=specs)
             validate_action(request, action)
-            await self.engine._act(tx, ctx, fx, request, action)
+            await self.engine.act(tx, ctx, fx, request, action)
 
-        await self.engine._in_channel(channel_id, run)
+        await self.core.in_channel(channel_id, run)
 
     async def gm_undo(self, actor: Actor, channel_id: int) -> str:
         """Restores the state before the last resolution and the submissions it used; again
@@ -167,12 +168,12 @@ class GmTools:
         the GM) tells what was undone, whose orders were kept (names only) and who is owed."""
         await self.war.undo.results.refuse_undo_of_sent_result(channel_id)  # P-13
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> str:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> str:
             self._gm_live(ctx, actor)
             snap = await turns.latest_snapshot(tx, ctx.row.id)
             if snap is None and ctx.row.resolution_no > 0:
                 # P-5: resolution N's snapshot is pruned once N <= newest - undo_depth
-                raise InvalidState(f"I keep only the last {self.engine.undo_depth} resolutions; "
+                raise InvalidState(f"I keep only the last {self.core.undo_depth} resolutions; "
                                    "nothing older can be undone.")
             if snap is None:
                 raise InvalidState("There is nothing to undo.")
@@ -191,7 +192,7 @@ class GmTools:
             kept = {seat: a for seat, a in snap.submissions.items() if seat in sealed}
             # The step machine's own opening words are not used: they were written before
             # the kept submissions were back in. Its panels are re-worded below.
-            await self.engine._open_step(tx, ctx, fx, Mail())
+            await self.engine.open_step(tx, ctx, fx, Mail())
             await turns.replace_submissions(tx, row.id, row.step_no, kept, fx.now)
             ctx.submitted = dict(kept)
             # P-23: revealed by the undone resolution, the players' orders stand as given
@@ -204,7 +205,7 @@ class GmTools:
                     f"Orders back in after the undo, locked: {who}."))
             dl = await timers.get(tx, row.id, row.step_no)
             open_dl = dl is not None and dl.status == DeadlineStatus.OPEN
-            deadline = self.engine._at(dl.due_at) if dl is not None and open_dl else None
+            deadline = self.core.at(dl.due_at) if dl is not None and open_dl else None
             text = undo_text(ctx, undone, deadline, again, locked)
             mail = Mail(public=[text])
             for req in ctx.pending:
@@ -218,17 +219,17 @@ class GmTools:
                     ask = req.prompt
                 mail.panel(req.seat, f"**{row.name}**: the GM undid the last result. {ask}"
                            + (f" (deadline {messages.when(deadline)})" if deadline else ""))
-            await self.engine._flush(tx, ctx, fx, mail)
+            await self.engine.flush(tx, ctx, fx, mail)
             return text
 
-        return await self.engine._in_channel(channel_id, run)
+        return await self.core.in_channel(channel_id, run)
 
     async def gm_reopen(self, actor: Actor, channel_id: int, user_id: int) -> str:
         """P-23: the GM lets one seat change the orders an undo put back locked (the seat
         saw the others' orders revealed: the GM decides that this is fair). The channel
         hears it; the seat's panel says it may change them. Returns the channel's line."""
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> str:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> str:
             self._gm_live(ctx, actor)
             p = ctx.seat_of(user_id)
             if p is None:
@@ -244,10 +245,10 @@ class GmTools:
             mail = Mail(public=[text])
             mail.panel(p.seat, f"**{ctx.row.name}**: the GM reopened your orders. Change them "
                                "here until the step resolves.")
-            await self.engine._flush(tx, ctx, fx, mail)
+            await self.engine.flush(tx, ctx, fx, mail)
             return text
 
-        return await self.engine._in_channel(channel_id, run)
+        return await self.core.in_channel(channel_id, run)
 
     async def gm_log(self, actor: Actor, channel_id: int,
                      limit: int | None = 20) -> list[LogEntry]:
@@ -255,10 +256,10 @@ class GmTools:
         event), of the live campaign of the channel, else the latest that ended there.
         ``limit=None``: the whole log (for a file), still capped at ``MAX_LOG_ENTRIES``."""
         limit = MAX_LOG_ENTRIES if limit is None else limit
-        campaign_id = await self.engine._id_to_read(channel_id)
-        ctx = await self.engine._load(self.engine.db, campaign_id)
-        self.engine._require_gm(ctx, actor)
-        rows = await event_log.recent(self.engine.db, campaign_id, ("public", "gm"),
+        campaign_id = await self.core.id_to_read(channel_id)
+        ctx = await self.core.load(self.core.db, campaign_id)
+        self.core.require_gm(ctx, actor)
+        rows = await event_log.recent(self.core.db, campaign_id, ("public", "gm"),
                                       max(1, min(limit, MAX_LOG_ENTRIES)))
         return [
             LogEntry(datetime.fromtimestamp(r.created_at, UTC), r.audience, r.kind,
@@ -270,8 +271,8 @@ class GmTools:
         """The seat stays in the game, vacant: its input takes defaults at each deadline.
         Before the start the player is simply removed."""
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
-            self.engine._require_gm(ctx, actor)
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
+            self.core.require_gm(ctx, actor)
             p = ctx.seat_of(user_id)
             if p is None:
                 raise NotFound("That member holds no seat in this campaign.")
@@ -287,15 +288,15 @@ class GmTools:
                 await self.seats.follow_seat(tx, ctx, fx, p.user_id, p.name, None)  # P-21
             ctx.players = await players.of_campaign(tx, ctx.row.id)
 
-        await self.engine._in_channel(channel_id, run)
+        await self.core.in_channel(channel_id, run)
 
     async def gm_replace(
         self, actor: Actor, channel_id: int, old_user_id: int, new_actor: Actor
     ) -> None:
         """Another member takes over a seat (held or vacant) and gets its open panels."""
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
-            self.engine._require_gm(ctx, actor)
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
+            self.core.require_gm(ctx, actor)
             held = [p for p in ctx.players if p.user_id == old_user_id]
             if not held:
                 raise NotFound("That member never held a seat in this campaign.")
@@ -311,13 +312,13 @@ class GmTools:
             mail = Mail()
             for req in ctx.requests_of(seat)[:1]:
                 mail.panel(seat, f"**{ctx.row.name}**: you now hold seat {seat}. {req.prompt}")
-            await self.engine._flush(tx, ctx, fx, mail)
+            await self.engine.flush(tx, ctx, fx, mail)
 
-        await self.engine._in_channel(channel_id, run)
+        await self.core.in_channel(channel_id, run)
 
     def _gm_live(self, ctx: Ctx, actor: Actor) -> None:
-        self.engine._require_gm(ctx, actor)
-        self.engine._require_live(ctx)
+        self.core.require_gm(ctx, actor)
+        self.core.require_live(ctx)
 
 
 def _names(items: list[str]) -> str:

@@ -113,13 +113,13 @@ class Links:
         """Checks a battle's parent reference before anything is created (P-20): the parent's
         GM (or an admin of its server) names a battle its rules list as open now. Refused
         otherwise: no free description, no look-alike, no battle as parent."""
-        parent = await self._parent(parent_id, ref, guild_id, actor, designs)
+        parent = await self.parent_for(parent_id, ref, guild_id, actor, designs)
         players = sorted({parent.users.get(o, 0) for o in parent.owners} - {0})
         return BattleLink(parent.preview(), players, muster=bool(parent.forces),
                           name=parent.name_of_battle)
 
-    async def _parent(self, parent_id: int, ref: str, guild_id: int,
-                      actor: Actor, designs: str = "") -> _Parent:
+    async def parent_for(self, parent_id: int, ref: str, guild_id: int,
+                         actor: Actor, designs: str = "") -> _Parent:
         """P-20: the parent's battle ``ref`` as its rules list it open now, for ``actor``
         (checked with the clicker's own identity and rights) or a refusal. The checks go
         from what anyone may learn (the campaign exists here) to what only its GM may (its

@@ -24,10 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.campaign import messages
-from bot.campaign.core import Ctx, Effects
-from storage import missed, panels
-from storage import outbox as outbox_repo
+from bot.campaign.core import Ctx, UnitOfWork
+from storage import panels
 from storage.db import Database, Tx
+from storage.intent_rows import CampaignRows
 from storage.outbox import NewMessage, Picture
 from storage.status import OutboxStatus
 
@@ -77,18 +77,19 @@ class PanelDelivery:
         return await panels.rewritten(self.db, user_id, message_id, step_no)
 
     async def deliver_seat(
-        self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int, news: list[str],
+        self, tx: Tx, ctx: Ctx, fx: UnitOfWork, seat: int, user_id: int, news: list[str],
         files: list[Picture], panel_text: str | None,
     ) -> None:
         """One seat's DMs of an intent: its news (each part a message), then its panel."""
         row = ctx.row
         ref = (row.id, row.step_no, seat)
         fx.wake = True
+        rows = await fx.rows(ctx)
 
         async def post(m: NewMessage) -> int:
-            new = await outbox_repo.enqueue_one(tx, m, fx.now)
+            new = fx.send(m)
             if m.edit_of is None:  # a new DM notifies (P-28)
-                await panels.notified(tx, row.id, seat, user_id, fx.now)
+                rows.notified(seat, user_id, fx.now)
             return new
 
         def dm(text: str, **extra: Any) -> NewMessage:
@@ -99,9 +100,9 @@ class PanelDelivery:
                 await post(dm(part, pictures=files[:MAX_PICTURES] if i == 0 else []))
             if panel_text is not None:
                 new = await post(dm(panel_text, panel=ref))
-                await panels.shown(tx, row.id, seat, user_id, new, row.step_no)
+                rows.shown(seat, user_id, new, row.step_no)
 
-        old = await self._panel_message(tx, ctx, seat, user_id)
+        old = self._panel_message(rows, seat, user_id)
         if old is None:
             await news_then_panel(news, files)
             return
@@ -111,20 +112,20 @@ class PanelDelivery:
         if not active:
             await news_then_panel(news, files)
             return
-        latest = await panels.latest_dm(tx, user_id, outbox_id)
+        latest = rows.latest_dm(user_id, outbox_id)
         if panel_text is None:
             if latest and len(news) == 1 and not ctx.requests_of(seat):
                 # news while nothing is asked of the seat: its panel message (done with)
                 # becomes the news, and the next panel is a new DM below it
                 await post(dm(news[0], pictures=files[:MAX_PICTURES], edit_of=outbox_id))
-                await panels.release(tx, row.id, seat)
+                rows.release(seat)
             else:
                 await news_then_panel(news, files)
             return
         if (latest or unanswered) and not news and len(panel_text) <= messages.MESSAGE_LIMIT:
             # (P-28: a holder who has not answered their last new DM gets no second one)
             await post(dm(panel_text, panel=ref, edit_of=outbox_id))
-            await panels.shown(tx, row.id, seat, user_id, outbox_id, row.step_no)
+            rows.shown(seat, user_id, outbox_id, row.step_no)
             return
         if latest and len(news) == 1:
             # the panel message becomes the news; the panel goes below it
@@ -135,52 +136,51 @@ class PanelDelivery:
         await post(dm(moved_text(row.name), edit_of=outbox_id))
         await news_then_panel(news, files)
 
-    async def _panel_message(
-        self, tx: Tx, ctx: Ctx, seat: int, user_id: int
+    @staticmethod
+    def _panel_message(
+        rows: CampaignRows, seat: int, user_id: int
     ) -> tuple[int, bool, float | None, bool] | None:
         """The seat's panel message for that user, if one may be edited: its first post's
         outbox id, whether that is still unsent, the holder's last activity, and whether
         they have not acted since their last new DM (P-28)."""
-        rec = await panels.get(tx, ctx.row.id, seat)
+        rec = rows.panel(seat)
         if rec is None or rec.outbox_id is None or rec.user_id != user_id:
             return None
-        state = await panels.post_state(tx, rec.outbox_id)
-        if state is None or state[0] == OutboxStatus.FAILED:
+        status = rows.post_status(rec.outbox_id)
+        if status is None or status == OutboxStatus.FAILED:
             return None
-        return rec.outbox_id, state[0] == OutboxStatus.PENDING, rec.active_at, rec.unanswered
+        return rec.outbox_id, status == OutboxStatus.PENDING, rec.active_at, rec.unanswered
 
-    async def remind_seat(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int, user_id: int,
+    async def remind_seat(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, seat: int, user_id: int,
                            text: str, step_no: int) -> None:
         """A reminder is always a new DM (it must notify); it carries the panel, so it is
         the seat's panel message from now on. The panel message it replaces says it moved
         (P-28: never two panels waiting in the holder's DMs)."""
-        fx.wake = True  # enqueued here, not through fx.messages: the dispatcher must look
-        old = await self._panel_message(tx, ctx, seat, user_id)
+        rows = await fx.rows(ctx)
+        old = self._panel_message(rows, seat, user_id)
         if old is not None:  # first, so that no two panels show at once
-            await outbox_repo.enqueue_one(tx, NewMessage(
-                ctx.row.id, "dm", moved_text(ctx.row.name), user_id=user_id, edit_of=old[0]),
-                fx.now)
-        new = await outbox_repo.enqueue_one(tx, NewMessage(
-            ctx.row.id, "dm", text, user_id=user_id, panel=(ctx.row.id, step_no, seat)),
-            fx.now)
-        await panels.shown(tx, ctx.row.id, seat, user_id, new, step_no)
-        await panels.notified(tx, ctx.row.id, seat, user_id, fx.now)
+            fx.send(NewMessage(ctx.row.id, "dm", moved_text(ctx.row.name), user_id=user_id,
+                               edit_of=old[0]))
+        new = fx.send(NewMessage(ctx.row.id, "dm", text, user_id=user_id,
+                                 panel=(ctx.row.id, step_no, seat)))
+        rows.shown(seat, user_id, new, step_no)
+        rows.notified(seat, user_id, fx.now)
 
-    async def hand_over_panel(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
+    async def hand_over_panel(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, seat: int,
                                old_user_id: int, freed: bool = False) -> None:
         """``/gm replace`` (or ``/gm kick``, ``freed``): the old holder's panel message says
         the seat was handed over or freed (nothing of the seat in it) and loses its buttons,
         so no live-looking panel is left with them; the next holder starts afresh."""
         fx.wake = True
-        rec = await panels.get(tx, ctx.row.id, seat)
+        rows = await fx.rows(ctx)
+        rec = rows.panel(seat)
         if rec is not None and rec.outbox_id is not None and rec.user_id == old_user_id:
-            await outbox_repo.enqueue_one(tx, NewMessage(
-                ctx.row.id, "dm", handed_text(ctx.row.name, freed), user_id=old_user_id,
-                edit_of=rec.outbox_id), fx.now)
-        await panels.forget(tx, ctx.row.id, seat)
-        await missed.clear(tx, ctx.row.id, [seat])  # the next holder starts afresh (P-26)
+            fx.send(NewMessage(ctx.row.id, "dm", handed_text(ctx.row.name, freed),
+                               user_id=old_user_id, edit_of=rec.outbox_id))
+        rows.forget(seat)
+        rows.clear([seat])  # the next holder starts afresh (P-26)
 
-    async def panel_used(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
+    async def panel_used(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, seat: int,
                           user_id: int) -> None:
         """The holder submitted or chose on a panel just now: they count as active (P-1)."""
-        await panels.touch(tx, ctx.row.id, seat, user_id, fx.now)
+        (await fx.rows(ctx)).touch(seat, user_id, fx.now)

@@ -13,7 +13,7 @@ import asyncio
 from typing import Any
 
 from bot.campaign import pictures
-from bot.campaign.core import Ctx, Effects, campaign_info
+from bot.campaign.core import Ctx, UnitOfWork, campaign_info
 from bot.campaign.gm import GmTools
 from bot.campaign.lifecycle import Lifecycle
 from bot.campaign.models import Actor, SeatView, ViewPicture
@@ -44,7 +44,8 @@ class RulesetFeatures:
     def __init__(self, engine: StepEngine, lifecycle: Lifecycle, gm: GmTools,
                  submissions: Submissions) -> None:
         self.engine = engine
-        self.db = engine.db  # the reader: every read here is of the committed state
+        self.core = engine.core
+        self.db = engine.core.db  # the reader: every read here is of the committed state
         self.lifecycle = lifecycle
         self.gm = gm
         self.submissions = submissions
@@ -52,12 +53,12 @@ class RulesetFeatures:
     async def seat_view(self, actor: Actor, channel_id: int) -> SeatView:
         """The channel's campaign as ``actor`` may see it: the live one, else the latest that
         ended there (``info.status`` says which); NotFound outside one."""
-        campaign_id = await self.engine._id_to_read(channel_id)
-        return self._seat_view(await self.engine._load(self.db, campaign_id), actor)
+        campaign_id = await self.core.id_to_read(channel_id)
+        return self._seat_view(await self.core.load(self.db, campaign_id), actor)
 
     async def seat_view_of(self, actor: Actor, campaign_id: int) -> SeatView:
         """``seat_view`` by campaign id (a DM has no channel of its campaign)."""
-        return self._seat_view(await self.engine._load(self.db, campaign_id), actor)
+        return self._seat_view(await self.core.load(self.db, campaign_id), actor)
 
     @staticmethod
     def _seat_view(ctx: Ctx, actor: Actor) -> SeatView:
@@ -87,7 +88,7 @@ class RulesetFeatures:
         """A picture of the channel's campaign, checked (refusals come here, before a cog
         defers publicly) but not drawn: ``render`` draws it. ``public`` draws the public
         view (for the channel); otherwise the user's seat view."""
-        ctx = await self.engine._load(self.db, await self.engine._id_to_read(channel_id))
+        ctx = await self.core.load(self.db, await self.core.id_to_read(channel_id))
         if ctx.state is None:
             raise InvalidState("The campaign has not started yet: there is nothing to show.")
         render_registry.get(ctx.row.ruleset, name)  # NotFound for a picture it does not have
@@ -102,7 +103,7 @@ class RulesetFeatures:
 
     async def texts(self, actor: Actor, channel_id: int, name: str) -> list[str]:
         """Public texts the rule set names (FTCamp ``battles``: the latest battle lists)."""
-        ctx = await self.engine._load(self.db, await self.engine._id_to_read(channel_id))
+        ctx = await self.core.load(self.db, await self.core.id_to_read(channel_id))
         if not ctx.ruleset.offers_texts:
             raise NotFound(f"{ctx.ruleset.title} has no text '{name}'.")
         if ctx.state is None:
@@ -119,23 +120,23 @@ class RulesetFeatures:
         ``gm_edit_state``: snapshotted for /gm undo, logged for the GM only, the step
         re-opened. Returns the summary."""
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> str:
-            self.engine._require_gm(ctx, actor)
-            self.engine._require_live(ctx)
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> str:
+            self.core.require_gm(ctx, actor)
+            self.core.require_live(ctx)
             new_state, summary = ctx.ruleset.gm_edit(ctx.state, edit, args)
-            await self.engine._begin_resolution(tx, ctx, fx)
+            await self.engine.begin_resolution(tx, ctx, fx)
             outcome = Outcome(state=new_state, events=[
                 Event(audience=Audience.gm(), kind="gm_edit", text=f"GM edit: {summary}")])
-            await self.engine._apply(tx, ctx, fx, outcome, closes_step=True)
+            await self.engine.apply(tx, ctx, fx, outcome, closes_step=True)
             return str(summary)
 
-        return await self.engine._in_channel(channel_id, run)
+        return await self.core.in_channel(channel_id, run)
 
     async def load_file(self, actor: Actor, channel_id: int, filename: str, data: bytes) -> str:
         """GM, before the start: a rule set's setup file (FTCamp scenario TOML) becomes its
         options; returns what was loaded, for the GM."""
-        ctx = await self.engine._load(self.db, await self.engine._id_in_channel(channel_id))
-        self.engine._require_gm(ctx, actor)
+        ctx = await self.core.load(self.db, await self.core.id_in_channel(channel_id))
+        self.core.require_gm(ctx, actor)
         if not ctx.ruleset.reads_setup_file:
             raise InvalidState(f"{ctx.ruleset.title} takes no setup file.")
         if ctx.row.status != Status.SETUP:
@@ -154,8 +155,8 @@ class RulesetFeatures:
     async def export_file(self, actor: Actor, channel_id: int) -> tuple[str, bytes, str]:
         """GM: (file name, bytes, note) of the campaign as a setup file (it names every
         hidden force, so only the GM gets it)."""
-        ctx = await self.engine._load(self.db, await self.engine._id_in_channel(channel_id))
-        self.engine._require_gm(ctx, actor)
+        ctx = await self.core.load(self.db, await self.core.id_in_channel(channel_id))
+        self.core.require_gm(ctx, actor)
         seats = len([p for p in ctx.players if p.active])
         filename, text, note = ctx.ruleset.export_file(ctx.state, dict(ctx.row.options), seats)
         return filename, text.encode("utf-8"), note
@@ -165,7 +166,7 @@ class RulesetFeatures:
         """(file name, bytes, note) of one side's ships as the rule set writes them (HRFT: an
         .FTFleet of the survivors), also after the battle has ended. A player gets their own
         side only; the GM any side (``side``, default their own seat)."""
-        ctx = await self.engine._load(self.db, await self.engine._id_to_read(channel_id))
+        ctx = await self.core.load(self.db, await self.core.id_to_read(channel_id))
         if not ctx.ruleset.writes_side_files:
             raise InvalidState(f"{ctx.ruleset.title} has no side file to export.")
         if ctx.state is None:
@@ -186,7 +187,7 @@ class RulesetFeatures:
         assert chosen is not None
         filename, text, note = await asyncio.to_thread(ctx.ruleset.side_file, ctx.state, chosen,
                                                        ctx.row.name, ctx.row.status == Status.ENDED,
-                                                       self.engine.clock())  # no clock in rules
+                                                       self.core.clock())  # no clock in rules
         return filename, text.encode("utf-8"), note
 
     async def upload(self, actor: Actor, channel_id: int, action_type: str, filename: str,
@@ -195,7 +196,7 @@ class RulesetFeatures:
         ``add_design`` for the GM): read off the loop (InvalidInput says what is wrong), then
         submitted. Returns the names the file holds."""
         view = await self.seat_view(actor, channel_id)
-        ctx = await self.engine._load(self.db, view.info.id)
+        ctx = await self.core.load(self.db, view.info.id)
         names = await asyncio.to_thread(ctx.ruleset.upload_names, filename, data, ctx.state,
                                         action_type)
         action = {"type": action_type, "filename": filename, "content": text_of(filename, data)}

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.campaign import messages
-from bot.campaign.core import Clock, Ctx, Effects
+from bot.campaign.core import Clock, Ctx, UnitOfWork
 from bot.campaign.settings import timing
 from bot.campaign.steps import Mail, StepEngine, Taken
 from bot.campaign.summaries import describe_action
 from bot.rules.base import step_name
 from bot.rules.words import plural
-from storage import campaigns, digests, missed, timers
+from storage import campaigns, digests, timers
 from storage import outbox as outbox_repo
 from storage.db import Database, Tx
 from storage.health import StorageError
@@ -27,7 +27,7 @@ from storage.outbox import NewMessage
 from storage.status import Status
 from storage.timers import TimerKey, TimerKind
 
-Intent = Callable[[Tx, Ctx, Effects], Awaitable[int]]
+Intent = Callable[[Tx, Ctx, UnitOfWork], Awaitable[int]]
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 60.0  # after a failure: 1, 2, 4 minutes...
@@ -48,7 +48,7 @@ class Trouble:
 
 class Scheduler:
     """Fires the deadlines, reminders and digests that fall due by ``clock``, each through
-    ``engine``'s one transaction per intent (``StepEngine._mutate``); ``wake`` tells the
+    ``engine``'s one transaction per intent (``ServiceCore.mutate``); ``wake`` tells the
     dispatcher to look."""
 
     def __init__(self, db: Database, clock: Clock, wake: Callable[[], None] | None,
@@ -57,6 +57,7 @@ class Scheduler:
         self.clock = clock
         self._wake = wake
         self.engine = engine
+        self.core = engine.core
         # timers that failed, by key: when to try again (kept in memory: a restart retries)
         self._trouble: dict[TimerKey, Trouble] = {}
 
@@ -112,7 +113,7 @@ class Scheduler:
         intent = (self._reminder(step_no, offset) if offset is not None else
                   self._digest() if kind == TimerKind.DIGEST else self._deadline(step_no))
         try:
-            fired = await self.engine._mutate(campaign_id, intent)
+            fired = await self.core.mutate(campaign_id, intent)
         except Exception as exc:  # noqa: BLE001 (any failure: the other campaigns go on)
             await self._failed(key, exc, now)
             return 0
@@ -165,7 +166,7 @@ class Scheduler:
             self._wake()
 
     @staticmethod
-    async def _still_due(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+    async def _still_due(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
         """A due timer of a campaign that is not running: frozen (paused) or closed (over),
         so it is not due again at once; left due, the scheduler would wake for it forever."""
         if ctx.row.status == Status.PAUSED:
@@ -174,7 +175,7 @@ class Scheduler:
             await timers.close_open(tx, ctx.row.id)
 
     def _reminder(self, step_no: int, offset: float) -> Intent:
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> int:
             if ctx.row.status != Status.RUNNING or ctx.row.step_no != step_no:
                 await self._still_due(tx, ctx, fx)
                 return 0
@@ -185,9 +186,9 @@ class Scheduler:
                 return 0  # the bot was down past the deadline itself: no stale reminder
             due = self._at(dl.due_at) if dl is not None else None
             name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
-            away = await missed.away_seats(tx, ctx.row.id)
+            away = (await fx.rows(ctx)).away_seats()
             for req in ctx.owing():
-                target = None if req.seat in away else self.engine._dm_target(ctx, req.seat)
+                target = None if req.seat in away else self.engine.dm_target(ctx, req.seat)
                 if target is not None:
                     await self.engine.delivery.remind_seat(
                         tx, ctx, fx, req.seat, target,
@@ -198,7 +199,7 @@ class Scheduler:
         return run
 
     async def _tell_gm_missed(
-        self, tx: Tx, ctx: Ctx, fx: Effects, name: str, taken: list[Taken], stuck: list[str]
+        self, tx: Tx, ctx: Ctx, fx: UnitOfWork, name: str, taken: list[Taken], stuck: list[str]
     ) -> list[int]:
         """P-25: the GM hears of a seat's missed deadlines at once at its first miss, at the
         ``missed_warning``-th in a row and when it goes away (``away_after`` in a row, P-26,
@@ -220,9 +221,9 @@ class Scheduler:
                 f"{'their saved draft' if t.drafted else 'the default'} was taken: {t.action}"
                 for t in taken if t.seat == seat)
             line = f"{ctx.name(seat)} missed the deadline; {what}."
-            in_row = await missed.count(tx, ctx.row.id, seat)
-            gone = bool(away_after and in_row >= away_after
-                        and await missed.set_away(tx, ctx.row.id, seat))
+            rows = await fx.rows(ctx)
+            in_row = rows.count(seat)
+            gone = bool(away_after and in_row >= away_after and rows.set_away(seat))
             p = ctx.player(seat)
             # what the GM can do: a vacant seat (kicked) is only for someone to take over
             tools = ("/gm replace gives the seat to another member; /gm kick frees it."
@@ -262,14 +263,14 @@ class Scheduler:
         return went
 
     @staticmethod
-    def _send_digest(ctx: Ctx, fx: Effects, lines: list[str]) -> None:
+    def _send_digest(ctx: Ctx, fx: UnitOfWork, lines: list[str]) -> None:
         if lines:
             fx.dm(ctx, ctx.row.gm_user_id, "\n".join(
                 [f"**{ctx.row.name}**: deadlines missed since your last note about them:",
                  *(f"- {line}" for line in lines)]))
 
     def _digest(self) -> Intent:
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> int:
             lines = await digests.take(tx, ctx.row.id, fx.now)
             if ctx.row.status == Status.ENDED:
                 return 0  # no news once the game is over
@@ -278,7 +279,7 @@ class Scheduler:
 
         return run
 
-    async def _gone_away(self, tx: Tx, ctx: Ctx, fx: Effects, seats: list[int]) -> None:
+    async def _gone_away(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, seats: list[int]) -> None:
         """P-26: the channel says once that the seats are away; each one's open panel is
         given again with the line saying how to come back (an edit: no new DM for it), and
         a step that now waits only for away seats takes their defaults at once."""
@@ -290,10 +291,10 @@ class Scheduler:
         for seat in seats:
             for req in ctx.requests_of(seat)[:1]:
                 mail.panel(seat, messages.panel_line(ctx.row.name, name, req.prompt, None))
-        await self.engine._flush(tx, ctx, fx, mail)
+        await self.engine.flush(tx, ctx, fx, mail)
 
     def _deadline(self, step_no: int) -> Intent:
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> int:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> int:
             if ctx.row.status != Status.RUNNING or ctx.row.step_no != step_no:
                 await self._still_due(tx, ctx, fx)
                 return 0
@@ -308,12 +309,12 @@ class Scheduler:
                       f"waiting for {messages.names(owing)}. Use /gm advance to take their "
                       "defaults or /gm extend to give more time.")
                 return 1
-            away = frozenset(await missed.away_seats(tx, ctx.row.id))
+            away = frozenset((await fx.rows(ctx)).away_seats())
             # P-26: due early because only away seats are owed: their defaults, said as
             # such; they missed no deadline, and the GM was told once they went away
             hurried = all(r.seat in away for r in ctx.owing())
             taken: list[Taken] = []
-            stuck = await self.engine._force_defaults(tx, ctx, fx, strict=False, taken=taken,
+            stuck = await self.engine.force_defaults(tx, ctx, fx, strict=False, taken=taken,
                                                away=away)
             if hurried and not stuck:
                 return 1

@@ -18,6 +18,7 @@ from bot.campaign.core import (
     Clock,
     Ctx,
     DiceFactory,
+    ServiceCore,
     new_seed,
     utcnow,
 )
@@ -37,7 +38,7 @@ from bot.campaign.models import (
     ViewPicture,
 )
 from bot.campaign.outbox import Outbox, RetryPolicy
-from bot.campaign.panel_delivery import DEFAULT_PANEL_IDLE_MINUTES
+from bot.campaign.panel_delivery import DEFAULT_PANEL_IDLE_MINUTES, PanelDelivery
 from bot.campaign.ruleset_features import RulesetFeatures
 from bot.campaign.scheduler import Scheduler
 from bot.campaign.steps import StepEngine
@@ -62,7 +63,7 @@ class CampaignService:
     A facade: one method per intent, each delegated unchanged to the collaborator that owns
     it. The step engine (``engine``: loading, locks, one transaction per intent, the steps,
     panel delivery) is the one every intent runs through; the war listens to it only for
-    campaigns that have battles (``StepEngine.war_hooks``)."""
+    campaigns that have battles (``StepEngine.war``)."""
 
     def __init__(
         self,
@@ -80,7 +81,7 @@ class CampaignService:
     ) -> None:
         self.db = db
         self.clock = clock
-        self.engine = engine = StepEngine(
+        core = ServiceCore(
             db,
             clock,
             wake,
@@ -89,20 +90,19 @@ class CampaignService:
             timing_defaults=timing_defaults,
             undo_depth=undo_depth,
             cache_campaigns=cache_campaigns,
-            panel_idle_minutes=panel_idle_minutes,
         )
+        self.engine = engine = StepEngine(core, PanelDelivery(db, panel_idle_minutes))
         # refuses new intents once the bot stops, and lets it wait for those under way (P-38)
-        self.intents = engine.intents
-        self.outbox = Outbox(db, clock, wake, engine._cache, outbox_policy)
+        self.intents = core.intents
+        self.outbox = Outbox(db, clock, wake, core.cache, outbox_policy)
         # the war: P-13/P-14's undo of battle results and links, told by the step engine
-        # of the changes of campaigns that have battles (``StepEngine.war_hooks``)
-        self.war = WarListener(
-            engine._load, engine._apply, engine._cache, LinkUndo(ResultUndo(db, engine._load))
-        )
-        engine.war_hooks = self.war
+        # of the changes of campaigns that have battles (``StepEngine.war``)
+        self.war = WarListener(core.load, engine.apply, core.cache,
+                               LinkUndo(ResultUndo(db, core.load)))
+        engine.war = self.war
         self.lifecycle = Lifecycle(engine)
         self.submissions = Submissions(engine)
-        self.links = Links(db, engine._load)
+        self.links = Links(db, engine.core.load)
         self.battles = War(engine, self.links, self.war)
         self.gm = GmTools(engine, self.war, WarSeats(engine))
         self.absence = Absence(engine)
@@ -114,32 +114,32 @@ class CampaignService:
     @property
     def _cache(self) -> LruCache[Ctx]:
         """The engine's campaigns as of their last commit (tests clear or read it)."""
-        return self.engine._cache
+        return self.engine.core.cache
 
     @property
     def _locks(self) -> KeyedLocks:
         """The engine's per-campaign locks (tests check that none outlives its intent)."""
-        return self.engine._locks
+        return self.engine.core.locks
 
     @property
     def _seed_source(self) -> Callable[[], int]:
-        return self.engine._seed_source
+        return self.engine.core.seed_source
 
     @_seed_source.setter
     def _seed_source(self, source: Callable[[], int]) -> None:
         """Tests give new campaigns a fixed seed after the bot built its service."""
-        self.engine._seed_source = source
+        self.engine.core.seed_source = source
 
     # ------------------------------------------------------------ the engine's reads
 
     async def snapshot(self, campaign_id: int) -> Ctx:
         """The committed campaign (row, seats, rule-set state, open requests), for tests;
-        no cog may use it (``StepEngine.snapshot``)."""
-        return await self.engine.snapshot(campaign_id)
+        no cog may use it (``ServiceCore.snapshot``)."""
+        return await self.engine.core.snapshot(campaign_id)
 
     async def campaign_in_channel(self, channel_id: int) -> int:
         """The id of the channel's live campaign; NotFound says how to start one."""
-        return await self.engine.campaign_in_channel(channel_id)
+        return await self.engine.core.campaign_in_channel(channel_id)
 
     async def panel_rewritten(self, user_id: int, message_id: int, step_no: int) -> bool:
         """True when the bot has since made that DM message something other than the panel

@@ -9,25 +9,19 @@ from typing import Any, Protocol
 
 from bot.campaign import embed_messages, messages
 from bot.campaign.battle_child import linked_by_rules, war_title
-from bot.campaign.core import Clock, Ctx, Effects, ServiceCore, step_keys, utcnow
+from bot.campaign.core import Ctx, ServiceCore, UnitOfWork, step_keys
 from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.drafts import not_offered
 from bot.campaign.inputs import check_action
-from bot.campaign.panel_delivery import (
-    DEFAULT_PANEL_IDLE_MINUTES,
-    PanelDelivery,
-    away_text,
-    back_text,
-)
+from bot.campaign.panel_delivery import PanelDelivery, away_text, back_text
 from bot.campaign.settings import timing
 from bot.campaign.summaries import describe_action
 from bot.campaign.tracker import Layout, Tracker
 from bot.errors import InvalidState, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Embed, Event, Outcome, Request, step_name
-from storage import campaigns, missed, timers, turns
-from storage import outbox as outbox_repo
+from storage import campaigns, intent_rows, missed, timers, turns
 from storage.campaigns import CampaignRow
-from storage.db import Database, Tx
+from storage.db import Tx
 from storage.events import EventRow
 from storage.outbox import NewMessage, Picture, TrackerRow
 from storage.status import LIVE, DeadlineStatus, Status
@@ -168,34 +162,32 @@ class WarHooks(Protocol):
     for campaigns that have battles: a parent whose rules take battle results, a battle
     linked to its parent."""
 
-    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+    async def owed_results(self, tx: Tx, ctx: Ctx, fx: UnitOfWork) -> list[Event]:
         """The parent's state changed: the results and links an undo kept, proposed again
         where it now waits for them (P-13, P-14); their events."""
         ...
 
-    async def result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects,
+    async def result_to_parent(self, tx: Tx, ctx: Ctx, fx: UnitOfWork,
                                parent: CampaignRow) -> bool:
         """A linked battle ended: its result proposed to ``parent`` (E-D36); True when the
         parent or its GM heard of it."""
         ...
 
 
-class StepEngine(ServiceCore):
-    """Runs the rules and turns their outcome into state, events and messages; a seat's DMs
-    go out through ``delivery`` (``PanelDelivery``)."""
+class StepEngine:
+    """Runs the rules and turns their outcome into state, events and messages, over
+    ``core`` (loading, locks, one transaction per intent); a seat's DMs go out through
+    ``delivery``; ``war`` (``WarHooks``) is told of what the steps do in a campaign that has
+    battles (None: no war code runs at all; the service sets it once the war is built)."""
 
-    def __init__(self, db: Database, clock: Clock = utcnow,
-                 wake: Callable[[], None] | None = None, *,
-                 panel_idle_minutes: float = DEFAULT_PANEL_IDLE_MINUTES, **core: Any) -> None:
-        super().__init__(db, clock, wake, **core)
-        self.delivery = PanelDelivery(db, panel_idle_minutes)
+    def __init__(self, core: ServiceCore, delivery: PanelDelivery,
+                 war: WarHooks | None = None) -> None:
+        self.core = core
+        self.delivery = delivery
+        self.war = war
 
-    # the war, told of what the steps do in a campaign that has battles (set by the service;
-    # None: no war code runs at all)
-    war_hooks: WarHooks | None = None
-
-    async def _resolve_sealed(
-        self, tx: Tx, ctx: Ctx, fx: Effects, *, drafted: set[int] | None = None,
+    async def resolve_sealed(
+        self, tx: Tx, ctx: Ctx, fx: UnitOfWork, *, drafted: set[int] | None = None,
         taken: list[Taken] | None = None, away: frozenset[int] = frozenset(),
     ) -> None:
         """Resolves the open sealed step with the stored submissions and defaults; the
@@ -222,14 +214,14 @@ class StepEngine(ServiceCore):
                     defaulted.add(req.seat)
                 if taken is not None:
                     taken.append(Taken(req.seat, describe_action(req, action), own))
-        dice = await self._begin_resolution(tx, ctx, fx)
+        dice = await self.begin_resolution(tx, ctx, fx)
         outcome = ctx.ruleset.resolve_with_defaults(ctx.state, actions, dice,
                                                     frozenset(defaulted))
-        await self._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail, reveal=True,
+        await self.apply(tx, ctx, fx, outcome, closes_step=True, mail=mail, reveal=True,
                           answered=set(step_keys([r for r in ctx.pending if r.kind == "sealed"])))
 
-    async def _act(
-        self, tx: Tx, ctx: Ctx, fx: Effects, req: Request, action: dict[str, Any],
+    async def act(
+        self, tx: Tx, ctx: Ctx, fx: UnitOfWork, req: Request, action: dict[str, Any],
         *, by_default: bool = False, drafted: bool = False, away: bool = False,
     ) -> None:
         """Applies one turn/open action; a turn action always ends its step. A default
@@ -241,29 +233,29 @@ class StepEngine(ServiceCore):
                 mail.defaulted(ctx, req, action, drafted)
         else:
             mail.acted.add(req.seat)
-        dice = await self._begin_resolution(tx, ctx, fx)
+        dice = await self.begin_resolution(tx, ctx, fx)
         outcome = ctx.ruleset.act(ctx.state, req.seat, action, dice)
         if by_default and not _said_as_default(outcome.events, req.seat, ctx.name(req.seat),
                                                drafted, away):
             mail.line(messages.default_line(ctx.name(req.seat), req, drafted=drafted,
                                             away=away))
-        await self._apply(tx, ctx, fx, outcome, closes_step=req.kind == "turn", mail=mail,
+        await self.apply(tx, ctx, fx, outcome, closes_step=req.kind == "turn", mail=mail,
                           answered=set(step_keys([req])) if req.kind == "turn" else set())
 
-    async def _begin_resolution(self, tx: Tx, ctx: Ctx, fx: Effects) -> Any:
+    async def begin_resolution(self, tx: Tx, ctx: Ctx, fx: UnitOfWork) -> Any:
         """Snapshots the state for undo; the dice of resolution N are the stream "N"."""
         row = ctx.row
         snap = Snapshot(
             resolution_no=row.resolution_no + 1, state=row.state or {}, step_no=row.step_no,
             step_keys=row.step_keys, submissions=dict(ctx.submitted),
         )
-        await turns.put_snapshot(tx, row.id, snap, fx.now, keep=self.undo_depth,
+        await turns.put_snapshot(tx, row.id, snap, fx.now, keep=self.core.undo_depth,
                                  stored=fx.save != "state")  # unchanged: copied, not encoded
         row.resolution_no += 1
-        return self._dice(ctx, str(row.resolution_no))
+        return self.core.dice(ctx, str(row.resolution_no))
 
-    async def _apply(
-        self, tx: Tx, ctx: Ctx, fx: Effects, outcome: Outcome, *, closes_step: bool,
+    async def apply(
+        self, tx: Tx, ctx: Ctx, fx: UnitOfWork, outcome: Outcome, *, closes_step: bool,
         answered: set[str] | None = None,
         mail: Mail | None = None, reveal: bool = False,
     ) -> None:
@@ -275,7 +267,7 @@ class StepEngine(ServiceCore):
         ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
         ctx.row.state = ctx.state.model_dump(mode="json")
         fx.save = "state"
-        war = self.war_hooks if ctx.ruleset.takes_battle_results else None
+        war = self.war if ctx.ruleset.takes_battle_results else None
         events = outcome.events if outcome.finished or war is None else [
             *outcome.events, *await war.owed_results(tx, ctx, fx)]  # P-13, P-14
         self._route(ctx, fx, events, mail, reveal=reveal, finished=outcome.finished)
@@ -283,7 +275,7 @@ class StepEngine(ServiceCore):
             # The last public event is the rule set's closing word (HRFT: the report of every
             # ship); it stays in the campaign's own channel (a battle's thread, P-15).
             public = [e.text for e in outcome.events if e.audience.kind == "public"]
-            await self._finish(tx, ctx, fx, mail, CAMPAIGN_OVER,
+            await self.finish(tx, ctx, fx, mail, CAMPAIGN_OVER,
                                report=public[-1] if public else "")
         else:
             ctx.pending = ctx.ruleset.pending(ctx.state)
@@ -297,11 +289,11 @@ class StepEngine(ServiceCore):
             if rest_of_step:
                 ctx.row.step_keys = sorted(keys)
             elif closes_step or sorted(keys) != ctx.row.step_keys:
-                await self._open_step(tx, ctx, fx, mail)
-        await self._flush(tx, ctx, fx, mail)
+                await self.open_step(tx, ctx, fx, mail)
+        await self.flush(tx, ctx, fx, mail)
 
-    async def _finish(
-        self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail, line: str, report: str = ""
+    async def finish(
+        self, tx: Tx, ctx: Ctx, fx: UnitOfWork, mail: Mail, line: str, report: str = ""
     ) -> None:
         # every end (its rules, or the GM) keeps how it ended, for its status and for
         # /campaign list: a finished campaign stays readable
@@ -331,7 +323,7 @@ class StepEngine(ServiceCore):
         else:
             mail.post(line)
 
-    async def _report_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects) -> str:
+    async def _report_to_parent(self, tx: Tx, ctx: Ctx, fx: UnitOfWork) -> str:
         """P-15: a battle (a child campaign) that ended proposes its result to its parent,
         whose channel gets that ONE post (the rules' proposal); the battle's closing words
         and ship report stay in its thread. Returns the thread's line of where its result
@@ -342,18 +334,18 @@ class StepEngine(ServiceCore):
         if (parent is None or parent.status == Status.ENDED or ctx.state is None
                 or not linked_by_rules(parent, ctx.row)):
             return ""
-        if self.war_hooks is not None and await self.war_hooks.result_to_parent(
+        if self.war is not None and await self.war.result_to_parent(
                 tx, ctx, fx, parent):
             return (f"Its result is proposed to **{parent.name}**, whose GM confirms it "
                     "there.")
         told = war_title(ctx.row.name, ctx.row.parent_ref)
-        fx.messages.append(NewMessage(
+        fx.send(NewMessage(
             parent.id, "dm", user_id=parent.gm_user_id,
             content=f"{told} is over in its thread; nothing of it was proposed to "
                     f"**{parent.name}**."))
         return ""
 
-    async def _open_step(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
+    async def open_step(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, mail: Mail) -> None:
         """A new step: new number, a deadline, one DM panel per asked seat; the channel's
         tracker (edited or posted by ``_flush``) says who is owed."""
         row = ctx.row
@@ -375,7 +367,7 @@ class StepEngine(ServiceCore):
             await timers.open_deadline(
                 tx, row.id, row.step_no, due, timing(row.settings)["reminders"], fx.now
             )
-            deadline = self._at(due)
+            deadline = self.core.at(due)
             if row.status == Status.PAUSED:  # a result came in from a battle's thread: the
                 await timers.pause(tx, row.id, fx.now)  # clock starts at /gm resume
                 deadline = None
@@ -413,7 +405,7 @@ class StepEngine(ServiceCore):
                      "asked to act, which is a bug in the bot. Use /gm undo to go back one "
                      "step, and tell the bot's admin.")
 
-    def _route(self, ctx: Ctx, fx: Effects, events: list[Event], mail: Mail, *,
+    def _route(self, ctx: Ctx, fx: UnitOfWork, events: list[Event], mail: Mail, *,
                reveal: bool = False, finished: bool = False) -> None:
         """Logs every event with its audience and files it under the right destination.
 
@@ -459,30 +451,28 @@ class StepEngine(ServiceCore):
         return Picture(f"{ev.image.file or ev.image.name}.png", ctx.row.ruleset, ev.image.name,
                        view)
 
-    async def _flush(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
+    async def flush(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, mail: Mail) -> None:
         """Public items to the channel: posts as messages of their own, routine lines into
         the step tracker (posted when its step opens, then edited); per seat its private
         news, then its panel (a new DM, or an edit of its panel message: panel_delivery)."""
         row = ctx.row
-        # What this intent queued so far goes first: a tracker's first post needs its id.
-        await outbox_repo.enqueue(tx, fx.messages, fx.now)
-        fx.messages.clear()
         fx.wake = True
+        rows = await fx.rows(ctx)
         if mail.acted:
-            for seat in await missed.clear(tx, row.id, sorted(mail.acted)):
+            for seat in rows.clear(sorted(mail.acted)):
                 mail.line(back_text(ctx.name(seat)))  # they are here after all
-        await self._flush_public(tx, ctx, fx, mail)
-        away = await missed.away_seats(tx, row.id)
+        turn_notices = await self._flush_public(tx, ctx, fx, mail)
+        away = rows.away_seats()
         for seat in sorted(set(mail.seats) | set(mail.panels) | set(mail.defaults)):
             panel = mail.panels.get(seat)
             if panel is None:
                 for line in mail.defaults.get(seat, []):  # for the seat's next panel
-                    await missed.add_note(tx, row.id, seat, line)
+                    rows.add_note(seat, line)
             else:
-                notes = [*await missed.take_notes(tx, row.id, seat), *mail.defaults.get(seat, [])]
+                notes = [*rows.take_notes(seat), *mail.defaults.get(seat, [])]
                 panel = "\n".join([*([away_text(row.name)] if seat in away else []),
                                    *notes[-missed.MAX_NOTES:], panel])
-            user_id = self._dm_target(ctx, seat)
+            user_id = self.dm_target(ctx, seat)
             if user_id is None or (panel is None and seat not in mail.seats):
                 continue
             texts = mail.seats.get(seat, [])
@@ -491,19 +481,20 @@ class StepEngine(ServiceCore):
                 tx, ctx, fx, seat, user_id,
                 messages.split("\n".join(texts)) if texts else [], mail.files.get(seat, []),
                 panel)
+        turn_notices()  # (after the seats' DMs: the DM panel tells a seat first)
         await self._hurry_away(tx, ctx, fx, away)
 
-    async def _seat_active(self, tx: Tx, ctx: Ctx, fx: Effects, seat: int,
+    async def seat_active(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, seat: int,
                            user_id: int) -> None:
         """The holder submitted or chose on a panel just now: an away seat is back (P-26),
         said in the step's tracker."""
         await self.delivery.panel_used(tx, ctx, fx, seat, user_id)
-        if await missed.clear(tx, ctx.row.id, [seat]):
+        if (await fx.rows(ctx)).clear([seat]):
             mail = Mail()
             mail.line(back_text(ctx.name(seat)))
-            await self._flush(tx, ctx, fx, mail)
+            await self.flush(tx, ctx, fx, mail)
 
-    async def _hurry_away(self, tx: Tx, ctx: Ctx, fx: Effects, away: set[int]) -> None:
+    async def _hurry_away(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, away: set[int]) -> None:
         """P-26: a step that now waits only for away seats (each with a default) takes their
         defaults at once: its deadline falls due now and the scheduler fires it, in its own
         transaction (no recursion; a fired deadline never fires twice). Seats that are not
@@ -517,13 +508,16 @@ class StepEngine(ServiceCore):
         if await timers.hurry(tx, row.id, row.step_no, fx.now):
             fx.wake = True
 
-    async def _flush_public(self, tx: Tx, ctx: Ctx, fx: Effects, mail: Mail) -> None:
+    async def _flush_public(self, tx: Tx, ctx: Ctx, fx: UnitOfWork,
+                            mail: Mail) -> Callable[[], None]:
         """Lines before the first post belong to the tracker the intent started in; when
         the step (key) changed, the lines after a post belong to the new step's tracker.
         The channel reads in order (``tracker.Layout``): a tracker with a post below it
-        takes no more lines, they go on in a fresh tracker message under that post."""
+        takes no more lines, they go on in a fresh tracker message under that post.
+        Returns the turn notices to send once the seats have their DMs."""
         row = ctx.row
-        stored = await outbox_repo.tracker(tx, row.id)
+        rows = await fx.rows(ctx)
+        stored = rows.tracker()
         cur = Tracker.from_data(stored.key, stored.outbox_id, stored.data) if stored else None
         target = None
         if row.status in LIVE and ctx.pending:
@@ -539,7 +533,7 @@ class StepEngine(ServiceCore):
             self._note_acted(ctx, first, mail.acted, closing=first is closing)
         layout = Layout(sink=first, live=new or (cur if target is not None else None),
                         closing=closing, new=new, title=target[1] if target else None,
-                        last_post=await outbox_repo.last_post(tx, row.channel_id))
+                        last_post=rows.last_post(row.channel_id))
         last_post = max((i for i, item in enumerate(mail.items) if item.post), default=-1)
         for i, item in enumerate(mail.items):
             if not item.post and layout.line(item.text):
@@ -567,37 +561,37 @@ class StepEngine(ServiceCore):
         layout.finish(target[1] if target is not None else None)
         live = layout.live
         fresh = live is not None and live.outbox_id is None  # its first post mentions
-        newly = await self._tracker_status(tx, ctx, live) if live is not None else []
+        newly = await self._tracker_status(tx, ctx, rows, live) if live is not None else []
         if live is not None:  # a seat owed again is waited for, not "acted" (P-30)
             owed = {ctx.name(s) for s in live.owed_seats}
             live.acted = [n for n in live.acted if n not in owed]
         for entry in layout.out:
             if isinstance(entry, NewMessage):
-                await outbox_repo.enqueue_one(tx, entry, fx.now)
+                fx.send(entry)
                 continue
             content = entry.render()
             shown = f"{content}\x00{entry.media}" if entry.media else content
             # every version carries the results riding on it: an edit is the whole message
             if entry.outbox_id is None:
-                entry.outbox_id = await outbox_repo.enqueue_one(tx, NewMessage(
+                entry.outbox_id = fx.send(NewMessage(
                     row.id, "channel", content, channel_id=row.channel_id,
                     mentions=entry.owed_users, embeds=entry.embeds,
-                    pictures=entry.picture_list()), fx.now)
+                    pictures=entry.picture_list()))
             elif shown != entry.shown:
-                await outbox_repo.enqueue_one(tx, NewMessage(
+                fx.send(NewMessage(
                     row.id, "channel", content, channel_id=row.channel_id,
                     edit_of=entry.outbox_id, mentions=entry.owed_users, embeds=entry.embeds,
-                    pictures=entry.picture_list()), fx.now)
+                    pictures=entry.picture_list()))
             entry.shown = shown
         keep = live or layout.sink
         if keep is None or row.status == Status.ENDED:
-            await outbox_repo.drop_tracker(tx, row.id)
-            return
+            rows.drop_tracker()
+            return lambda: None
         assert keep.outbox_id is not None
-        await outbox_repo.put_tracker(tx, TrackerRow(row.id, keep.key, keep.outbox_id,
-                                                     keep.data()))
+        rows.put_tracker(TrackerRow(row.id, keep.key, keep.outbox_id, keep.data()))
         if live is not None and not fresh:
-            self._turn_notices(ctx, fx, live, newly)
+            return lambda: self._turn_notices(ctx, fx, live, newly)
+        return lambda: None
 
     @staticmethod
     def _note_acted(ctx: Ctx, first: Tracker, seats: set[int], *, closing: bool) -> None:
@@ -628,7 +622,8 @@ class StepEngine(ServiceCore):
             out[0].pictures = [*rest[: 10 - len(out[0].pictures)], *out[0].pictures]
         return out
 
-    async def _tracker_status(self, tx: Tx, ctx: Ctx, live: Tracker) -> list[int]:
+    async def _tracker_status(self, tx: Tx, ctx: Ctx, rows: intent_rows.CampaignRows,
+                              live: Tracker) -> list[int]:
         """Sets the open step's name, who is owed and the deadline; returns the seats newly
         owed (their turn starts now)."""
         row = ctx.row
@@ -647,10 +642,11 @@ class StepEngine(ServiceCore):
         live.owed = [self._mention(ctx, s) for s in owing]
         # the owed players are the only ones its post pings (P-34): names in it do not; nor
         # does it ping an away seat's player (P-26: told once, their defaults come at once)
-        away = await missed.away_seats(tx, row.id)
+        away = rows.away_seats()
         live.owed_users = [u for u in (self._holder(ctx, s) for s in owing if s not in away)
                            if u is not None]
-        dl = await timers.get(tx, row.id, row.step_no)
+        dl = (rows.deadline() if rows.deadline_known(row.step_no)
+              else await timers.get(tx, row.id, row.step_no))
         live.deadline = dl.due_at if dl is not None and dl.status == DeadlineStatus.OPEN else None
         live.waits = await self._thread_wait(tx, ctx)
         return newly
@@ -670,7 +666,7 @@ class StepEngine(ServiceCore):
         p = ctx.player(seat)
         return messages.mention(p.user_id) if p is not None and p.active else ctx.name(seat)
 
-    def _turn_notices(self, ctx: Ctx, fx: Effects, live: Tracker, newly: list[int]) -> None:
+    def _turn_notices(self, ctx: Ctx, fx: UnitOfWork, live: Tracker, newly: list[int]) -> None:
         """A mention in an EDIT notifies nobody on Discord. A seat whose turn starts in a
         tracker already posted learns it from its DM panel: a new DM (which notifies) when
         the player was idle, an edit of the panel they have just used when they were active
@@ -685,7 +681,7 @@ class StepEngine(ServiceCore):
                             f"({live.title}). Use /orders here.", mentions=[p.user_id])
 
     @staticmethod
-    def _dm_target(ctx: Ctx, seat: int) -> int | None:
+    def dm_target(ctx: Ctx, seat: int) -> int | None:
         """Who reads a seat's DMs: nobody for a vacant seat or a player with DMs closed (they
         use /orders and /campaign status instead)."""
         if seat == GM_SEAT:
@@ -693,8 +689,8 @@ class StepEngine(ServiceCore):
         p = ctx.player(seat)
         return p.user_id if p is not None and p.active and p.dm_ok else None
 
-    async def _force_defaults(
-        self, tx: Tx, ctx: Ctx, fx: Effects, *, strict: bool, taken: list[Taken] | None = None,
+    async def force_defaults(
+        self, tx: Tx, ctx: Ctx, fx: UnitOfWork, *, strict: bool, taken: list[Taken] | None = None,
         away: frozenset[int] = frozenset(),
     ) -> list[str]:
         """Takes each missing input's default (deadline or /gm advance); a seat's saved draft
@@ -704,7 +700,7 @@ class StepEngine(ServiceCore):
         Returns the names whose input has no default (nothing is applied for a sealed step
         then); with ``strict`` that is an InvalidState instead."""
         def probe_dice() -> Any:
-            return self._dice(ctx, "draft-trial")
+            return self.core.dice(ctx, "draft-trial")
 
         def way_on(r: Request) -> Request:
             """With /gm advance (``strict``), an input with no default takes the rule set's
@@ -725,7 +721,7 @@ class StepEngine(ServiceCore):
             if stuck:
                 return stuck
             drafted = await take_drafts(tx, ctx, probe_dice, validate_action)
-            await self._resolve_sealed(tx, ctx, fx, drafted=drafted, taken=taken, away=away)
+            await self.resolve_sealed(tx, ctx, fx, drafted=drafted, taken=taken, away=away)
             if ctx.row.step_no != step or ctx.row.status == Status.ENDED:
                 return stuck
         drafted = await take_drafts(tx, ctx, probe_dice, validate_action)
@@ -740,6 +736,6 @@ class StepEngine(ServiceCore):
                 own = req.seat in drafted
                 if taken is not None:
                     taken.append(Taken(req.seat, describe_action(req, req.default), own))
-                await self._act(tx, ctx, fx, req, req.default, by_default=True, drafted=own,
+                await self.act(tx, ctx, fx, req, req.default, by_default=True, drafted=own,
                                 away=req.seat in away)
         return stuck

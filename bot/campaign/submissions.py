@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.campaign import messages, order_locks
-from bot.campaign.core import CampaignBroken, Ctx, Effects
+from bot.campaign.core import CampaignBroken, Ctx, UnitOfWork
 from bot.campaign.drafts import check_number, check_numbers, not_offered, number_range
 from bot.campaign.inputs import check_action, check_draft, check_id
 from bot.campaign.models import Actor, Panel, SubmitResult
@@ -26,18 +26,19 @@ class Submissions:
 
     def __init__(self, engine: StepEngine) -> None:
         self.engine = engine
+        self.core = engine.core
 
     async def panels_for(self, campaign_id: int, user_id: int) -> list[Panel]:
         """The user's open requests in that campaign, as panels (for /orders); none for a
         campaign whose state cannot be read, so /orders still shows the user's others."""
         try:
-            ctx = await self.engine._load(self.engine.db, campaign_id)
+            ctx = await self.core.load(self.core.db, campaign_id)
         except CampaignBroken:
             return []
         seats = [p.seat for p in ctx.players if p.active and p.user_id == user_id]
         if user_id == ctx.row.gm_user_id:
             seats.append(GM_SEAT)
-        return [await self._panel(self.engine.db, ctx, r) for r in ctx.pending if r.seat in seats]
+        return [await self._panel(self.core.db, ctx, r) for r in ctx.pending if r.seat in seats]
 
     async def panel(
         self, campaign_id: int, step_no: int, seat: int, user_id: int | None = None
@@ -48,7 +49,7 @@ class Submissions:
         is over, reaches anybody else."""
         _check_ids(campaign_id, step_no, seat)
         try:
-            ctx = await self.engine._load(self.engine.db, campaign_id)
+            ctx = await self.core.load(self.core.db, campaign_id)
         except NotFound:
             if user_id is None:
                 raise
@@ -59,7 +60,7 @@ class Submissions:
         reqs = ctx.requests_of(seat)
         if not reqs:
             raise InvalidState(f"Nothing is asked of {ctx.name(seat)} at this step.")
-        return await self._panel(self.engine.db, ctx, reqs[0])
+        return await self._panel(self.core.db, ctx, reqs[0])
 
     async def save_draft(
         self, actor: Actor, campaign_id: int, step_no: int, action_type: str, field: str,
@@ -70,7 +71,7 @@ class Submissions:
         _check_ids(campaign_id, step_no, seat)
         values = check_draft(action_type, field, values, MAX_DRAFT_VALUES)
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> None:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
             self._check_step(ctx, step_no)
             req = self._request_for(ctx, actor, seat)
             specs = [a for a in req.actions if a.type == action_type]
@@ -87,7 +88,7 @@ class Submissions:
             if bad:
                 raise InvalidInput(f"'{bad[0][:40]}' is not one of the choices offered for "
                                    f"{fields[0].label}.")
-            await self.engine._seat_active(tx, ctx, fx, req.seat, actor.user_id)
+            await self.engine.seat_active(tx, ctx, fx, req.seat, actor.user_id)
             data = await turns.draft(tx, ctx.row.id, step_no, req.seat)
             # the last-touched kind of action goes last: a deadline takes that one
             entry = data.pop(action_type, {})
@@ -95,7 +96,7 @@ class Submissions:
             data[action_type] = entry
             await turns.put_draft(tx, ctx.row.id, step_no, req.seat, data, fx.now)
 
-        await self.engine._mutate(campaign_id, run)
+        await self.core.mutate(campaign_id, run)
 
     async def submit(
         self, actor: Actor, campaign_id: int, step_no: int, action: dict[str, Any],
@@ -108,7 +109,7 @@ class Submissions:
         _check_ids(campaign_id, step_no, seat)
         check_action(action)
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> SubmitResult:
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> SubmitResult:
             self._check_step(ctx, step_no)
             req = self._request_for(ctx, actor, seat)
             matching = [r for r in ctx.requests_of(req.seat)
@@ -118,19 +119,19 @@ class Submissions:
             check_numbers(req, action)
             # before the rules run: this player's next panel (opened by this very action)
             # finds them active and edits their panel message
-            await self.engine._seat_active(tx, ctx, fx, req.seat, actor.user_id)
+            await self.engine.seat_active(tx, ctx, fx, req.seat, actor.user_id)
             if req.kind == "sealed":
                 # Rule sets that can judge one sealed action alone refuse it now, not at reveal.
                 ctx.ruleset.check(ctx.state, req.seat, action)
                 return await self._store_sealed(tx, ctx, fx, actor, req, action)
-            await self.engine._act(tx, ctx, fx, req, action)
+            await self.engine.act(tx, ctx, fx, req, action)
             return SubmitResult(ctx.row.id, step_no, req.seat, req.kind, replaced=False,
                                 resolved=True, waiting_for=[], message="Done.")
 
-        return await self.engine._mutate(campaign_id, run)
+        return await self.core.mutate(campaign_id, run)
 
     async def _store_sealed(
-        self, tx: Tx, ctx: Ctx, fx: Effects, actor: Actor, req: Request, action: dict[str, Any]
+        self, tx: Tx, ctx: Ctx, fx: UnitOfWork, actor: Actor, req: Request, action: dict[str, Any]
     ) -> SubmitResult:
         row = ctx.row
         step_no = row.step_no
@@ -142,12 +143,12 @@ class Submissions:
         sealed = [r for r in ctx.pending if r.kind == "sealed"]
         waiting = [ctx.name(r.seat) for r in sealed if r.seat not in ctx.submitted]
         if not waiting:
-            await self.engine._resolve_sealed(tx, ctx, fx)
+            await self.engine.resolve_sealed(tx, ctx, fx)
             return SubmitResult(row.id, step_no, req.seat, "sealed", replaced, resolved=True,
                                 waiting_for=[], message="Orders in; all orders are in, resolved.")
         if not replaced:
             # the tracker shows who is in, names only: content stays sealed
-            await self.engine._flush(tx, ctx, fx, Mail(acted={req.seat}))
+            await self.engine.flush(tx, ctx, fx, Mail(acted={req.seat}))
         verb = "changed" if replaced else "stored"
         return SubmitResult(
             row.id, step_no, req.seat, "sealed", replaced, resolved=False, waiting_for=waiting,
@@ -198,7 +199,7 @@ class Submissions:
 
     async def _panel(self, db: Reader, ctx: Ctx, req: Request) -> Panel:
         dl = await timers.get(db, ctx.row.id, ctx.row.step_no)
-        deadline = (self.engine._at(dl.due_at)
+        deadline = (self.core.at(dl.due_at)
                     if dl is not None and dl.status == DeadlineStatus.OPEN else None)
         submitted = ctx.submitted.get(req.seat) if req.kind == "sealed" else None
         return Panel(

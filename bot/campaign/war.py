@@ -18,7 +18,7 @@ from typing import Any
 from bot.campaign import war_link, war_undo
 from bot.campaign.battle_child import war_title
 from bot.campaign.cache import LruCache
-from bot.campaign.core import Ctx, Effects, campaign_info
+from bot.campaign.core import Ctx, UnitOfWork, campaign_info
 from bot.campaign.links import Links
 from bot.campaign.models import Actor, CampaignInfo
 from bot.campaign.settings import options_model
@@ -48,6 +48,7 @@ class War:
 
     def __init__(self, engine: StepEngine, links: Links, war: WarListener) -> None:
         self.engine = engine
+        self.core = engine.core
         self.links = links
         self.war = war
 
@@ -60,8 +61,8 @@ class War:
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidInput(f"A battle name has 1 to {MAX_NAME} characters.")
-        parent = await self.links._parent(parent_id, ref, guild_id, actor, designs)  # P-20
-        pctx = await self.engine._load(self.engine.db, parent_id)
+        parent = await self.links.parent_for(parent_id, ref, guild_id, actor, designs)  # P-20
+        pctx = await self.core.load(self.core.db, parent_id)
         names = {p.seat: p.name for p in pctx.players if p.active}
         unseated = [f["label"] for f in parent.forces if f["owner"] not in names]
         if unseated:
@@ -79,40 +80,39 @@ class War:
                    "seat": seat_of.get(e["owner"], 0)} for e in parent.roster]
         forces = [{**{k: v for k, v in f.items() if k != "owner"},
                    "seat": seat_of[f["owner"]]} for f in parent.forces]
-        now = self.engine._now()
+
+        async def insert(tx: Tx, now: float) -> int:
+            campaign_id = await campaigns.insert(
+                tx, guild_id=guild_id, channel_id=channel_id, ruleset=rules.name,
+                name=name, gm_user_id=actor.user_id,
+                options=rules.options_model().model_dump(mode="json"),
+                settings=dict(self.core.timing_defaults), seed=self.core.seed_source(),
+                parent_id=parent_id, parent_ref=parent.battle_id, now=now)
+            for owner, seat in seat_of.items():
+                await players.add(tx, campaign_id, seat, parent.users[owner], names[owner], now)
+            return campaign_id
+
+        async def start(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> Ctx:
+            # O-D17: an Orbits side's force musters its ships within its budget
+            await self._start_with_roster(tx, ctx, fx, roster, forces)
+            await self._link_parent(tx, fx, parent_id, parent.battle_id, name, ctx.row)
+            fx.save = "state"  # (a new campaign: its whole row, state included)
+            return ctx
+
         try:
-            async with self.engine.intents.intent(), self.engine.db.transaction() as tx:  # P-38
-                campaign_id = await campaigns.insert(
-                    tx, guild_id=guild_id, channel_id=channel_id, ruleset=rules.name,
-                    name=name, gm_user_id=actor.user_id,
-                    options=rules.options_model().model_dump(mode="json"),
-                    settings=dict(self.engine.timing_defaults), seed=self.engine._seed_source(),
-                    parent_id=parent_id, parent_ref=parent.battle_id, now=now)
-                for owner, seat in seat_of.items():
-                    await players.add(tx, campaign_id, seat, parent.users[owner], names[owner],
-                                      now)
-                ctx = await self.engine._load(tx, campaign_id)
-                fx = Effects(now=now)
-                # O-D17: an Orbits side's force musters its ships within its budget
-                await self._start_with_roster(tx, ctx, fx, roster, forces)
-                await self._link_parent(tx, fx, parent_id, parent.battle_id, name, ctx.row)
-                fx.save = "state"  # (a new campaign: its whole row, state included)
-                await self.engine._write(tx, ctx, fx)
+            ctx = await self.core.run_new(insert, start)  # P-38: an intent like any other
         except sqlite3.IntegrityError as exc:
             if "campaigns.channel_id" not in str(exc):
                 raise
             raise InvalidState("This thread already has a campaign that is not over.") from None
-        self.engine._cache.pop(campaign_id, None)  # loaded fresh on its next intent
-        self.engine._cache.pop(parent_id, None)
-        if self.engine._wake is not None:
-            self.engine._wake()
+        self.core.cache.pop(parent_id, None)
         return campaign_info(ctx.row, ctx.players)
 
-    async def _link_parent(self, tx: Tx, fx: Effects, parent_id: int, ref: str,
+    async def _link_parent(self, tx: Tx, fx: UnitOfWork, parent_id: int, ref: str,
                            name: str, child: CampaignRow) -> None:
         """O-D18: the parent marks its battle as fought in this thread (its rule set's
         ``link_battle`` hook, when it has one), saved in the caller's transaction."""
-        pctx = await self.engine._load(tx, parent_id)
+        pctx = await self.core.load(tx, parent_id)
         linked = (pctx.ruleset.link_battle(pctx.state, ref, name)
                   if pctx.state is not None else None)
         if linked is None:
@@ -129,16 +129,16 @@ class War:
         """GM: starts a battle created in setup (players joined themselves). It has no parent
         battle (P-20: only ``open_battle`` links one, seated and started at once), so nothing
         of a campaign comes in: a stranger's battle never receives a campaign's craft."""
-        campaign_id = await self.engine._id_in_channel(channel_id)
-        ctx0 = await self.engine._load(self.engine.db, campaign_id)
-        self.engine._require_gm(ctx0, actor)
+        campaign_id = await self.core.id_in_channel(channel_id)
+        ctx0 = await self.core.load(self.core.db, campaign_id)
+        self.core.require_gm(ctx0, actor)
         if ctx0.row.parent_id is not None and ctx0.row.status == Status.SETUP:  # older version
             raise InvalidState("This battle names a campaign that never linked it, so it "
                                "cannot begin. The campaign's GM opens that battle from its "
                                "battle list instead; end this one with /battle end.")
 
-        async def run(tx: Tx, ctx: Ctx, fx: Effects) -> CampaignInfo:
-            self.engine._require_gm(ctx, actor)
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> CampaignInfo:
+            self.core.require_gm(ctx, actor)
             if ctx.row.status != Status.SETUP:
                 raise InvalidState("The battle has already begun.")
             count = len(ctx.players)
@@ -151,9 +151,9 @@ class War:
             await self._start_with_roster(tx, ctx, fx, [])
             return campaign_info(ctx.row, ctx.players)
 
-        return await self.engine._mutate(campaign_id, run)
+        return await self.core.mutate(campaign_id, run)
 
-    async def _start_with_roster(self, tx: Tx, ctx: Ctx, fx: Effects,
+    async def _start_with_roster(self, tx: Tx, ctx: Ctx, fx: UnitOfWork,
                                  roster: list[dict[str, Any]],
                                  forces: list[dict[str, Any]] | None = None) -> None:
         """Starts the battle and, when it has a roster or forces, takes them in (the rule
@@ -164,14 +164,14 @@ class War:
         rules = ctx.ruleset
         seats = [Seat(number=p.seat, name=p.name) for p in ctx.players]
         outcome = rules.start(options_model(rules, ctx.row.options), seats,
-                              self.engine._dice(ctx, "start"))
+                              self.core.dice(ctx, "start"))
         if roster or forces:
             taken = rules.take_in(outcome.state, Intake(roster=roster, forces=forces or []))
             outcome = Outcome(state=taken.state, events=[*outcome.events, *taken.events],
                               finished=taken.finished)
         ctx.row.status = Status.RUNNING
         mail = Mail(public=[f"**{ctx.row.name}** begins ({rules.title})."])
-        await self.engine._apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
+        await self.engine.apply(tx, ctx, fx, outcome, closes_step=True, mail=mail)
 
 
 class WarListener:
@@ -188,12 +188,12 @@ class WarListener:
         self._cache = cache
         self.undo = undo
 
-    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+    async def owed_results(self, tx: Tx, ctx: Ctx, fx: UnitOfWork) -> list[Event]:
         """After a change of a parent's state: the kept links (P-14), then the kept results
         (P-13), proposed where it waits for them; their events."""
         return await self.undo.owed_results(tx, ctx, fx)
 
-    async def result_to_parent(self, tx: Tx, ctx: Ctx, fx: Effects,
+    async def result_to_parent(self, tx: Tx, ctx: Ctx, fx: UnitOfWork,
                                parent: CampaignRow) -> bool:
         """E-D36: the ended battle's fates become a proposal in the parent's state (its GM
         is asked to confirm or edit it), written in this same transaction. True when the
@@ -201,7 +201,7 @@ class WarListener:
         pctx = await self._load(tx, parent.id)
         links = await ParentLinks.load(tx, parent.id)
         if war_link.dropped(links, ctx.row):  # P-14: an undo unlinked it
-            fx.messages.extend(self._gm_note(pctx, war_link.gone_text(pctx, ctx.row, ended=True)))
+            self._gm_note(fx, pctx, war_link.gone_text(pctx, ctx.row, ended=True))
             return True
         found = war_undo.arrival(ctx, pctx)  # P-13: the proposal /gm undo makes again
         if found is None:
@@ -211,37 +211,35 @@ class WarListener:
         if kept is not None:
             await event_log.append(tx, pctx.row.id, [kept])
             await links.save(tx)
-            fx.messages.extend(self._gm_note(pctx, war_link.kept_text(ctx.row)))
+            self._gm_note(fx, pctx, war_link.kept_text(ctx.row))
             return True
         if outcome is None:
-            fx.messages.extend(self._gm_note(pctx, f"{war_title(ctx.row.name, ctx.row.parent_ref)}"
-                                             " ended, but that battle no longer waits for a "
-                                             "result here: nothing is proposed."))
+            self._gm_note(fx, pctx, f"{war_title(ctx.row.name, ctx.row.parent_ref)}"
+                                    " ended, but that battle no longer waits for a "
+                                    "result here: nothing is proposed.")
             return True
         await self.apply_to_parent(  # P-13: undo finds the arrival
             tx, fx, pctx, outcome,
             lambda links: war_undo.record_result(links, pctx, ctx.row, fx.now))
         return True
 
-    async def apply_to_parent(self, tx: Tx, fx: Effects, pctx: Ctx, outcome: Outcome,
+    async def apply_to_parent(self, tx: Tx, fx: UnitOfWork, pctx: Ctx, outcome: Outcome,
                               record: Callable[[ParentLinks], EventRow]) -> None:
         """A change to the parent from one of its battles (a link, a result): not a
         resolution of the parent (no undo snapshot), so ``record(links)``, made once the
         change is applied, sets the battle's row of the parent's links (P-13, P-14: what
         /gm undo reads) and gives the parent's log line; saved in the caller's
         transaction. (Read after the change: applying it may settle kept links.)"""
-        pfx = Effects(now=fx.now)
+        pfx = fx.also(pctx)  # (the same list of effects: one order)
         await self._apply(tx, pctx, pfx, outcome, closes_step=False, answered=None)
         links = await ParentLinks.load(tx, pctx.row.id)
         pfx.events.append(record(links))
         await event_log.append(tx, pctx.row.id, pfx.events)
         await links.save(tx)
-        fx.messages.extend(pfx.messages)
         await campaigns.save(tx, pctx.row, fx.now, state_changed=True)
         self._cache.pop(pctx.row.id, None)  # the parent changed outside its own intent
         fx.wake = True
 
-    def _gm_note(self, pctx: Ctx, text: str) -> list[Any]:
-        fx = Effects(now=0.0)  # (only its message is kept)
+    @staticmethod
+    def _gm_note(fx: UnitOfWork, pctx: Ctx, text: str) -> None:
         fx.dm(pctx, pctx.row.gm_user_id, text)
-        return fx.messages

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from bot.campaign import war_undo
 from bot.campaign.battle_child import war_title
-from bot.campaign.core import Ctx, Effects
+from bot.campaign.core import Ctx, UnitOfWork
 from bot.campaign.war_undo import ResultUndo
 from bot.errors import InvalidState
 from bot.rules.base import Audience, Event
@@ -104,7 +104,7 @@ class LinkUndo:
     def __init__(self, results: ResultUndo) -> None:
         self.results = results
 
-    async def _settle_links(self, tx: Tx, ctx: Ctx, fx: Effects, links: ParentLinks,
+    async def _settle_links(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, links: ParentLinks,
                             undone: int | None) -> list[Settled]:
         """Links the parent's battles fought in threads again where its state waits for
         them: after ``gm_undo`` went back to before resolution ``undone`` (every link made
@@ -145,8 +145,8 @@ class LinkUndo:
                 fx.events.append(record_link(links, ctx, child, fx.now, LinkState.DROPPED))
                 if child.status not in war_undo.LIVE:
                     continue  # over: P-13 drops its kept result when its round is over
-                fx.messages.append(NewMessage(child.id, "channel", gone_text(ctx, child),
-                                              channel_id=child.channel_id))
+                fx.send(NewMessage(child.id, "channel", gone_text(ctx, child),
+                                   channel_id=child.channel_id))
                 out.append(Settled(LinkState.DROPPED, child, [Event(
                     audience=Audience.gm(), kind="battle_note", text=gone_text(ctx, child))]))
             elif r.link is LinkState.LINKED:
@@ -174,7 +174,7 @@ class LinkUndo:
                 lines.append(gone_text(ctx, s.child))
         return lines
 
-    async def results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int) -> list[str]:
+    async def results_after_undo(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, undone: int) -> list[str]:
         """P-14 then P-13: the battles still fought are linked first, so a result proposed
         again names its thread. (A dropped link is a battle still fought: it has no result
         for P-13 to propose.) The parent's rows are read once and saved once."""
@@ -184,7 +184,7 @@ class LinkUndo:
         await links.save(tx)
         return lines
 
-    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects) -> list[Event]:
+    async def owed_results(self, tx: Tx, ctx: Ctx, fx: UnitOfWork) -> list[Event]:
         """After a change of the parent's state: the kept links first (P-14), then the kept
         results (P-13); one read of the parent's rows, one write when any changed."""
         if ctx.row.status not in war_undo.LIVE:

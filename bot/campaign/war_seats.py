@@ -9,7 +9,7 @@ longer musters, fights or concedes for it.
 
 from __future__ import annotations
 
-from bot.campaign.core import Ctx, Effects
+from bot.campaign.core import Ctx, UnitOfWork
 from bot.campaign.models import Actor
 from bot.campaign.steps import Mail, StepEngine
 from storage import campaigns, players
@@ -22,22 +22,23 @@ class WarSeats:
 
     def __init__(self, engine: StepEngine) -> None:
         self.engine = engine
+        self.core = engine.core
 
-    async def follow_seat(self, tx: Tx, parent: Ctx, fx: Effects, old_user_id: int,
+    async def follow_seat(self, tx: Tx, parent: Ctx, fx: UnitOfWork, old_user_id: int,
                            old_name: str, new: Actor | None) -> None:
         """P-21: ``old_user_id``'s seat in each live battle of ``parent`` goes to ``new``
         (``/gm replace``), or is freed (``/gm kick``, or ``new`` already holds a seat in
         that battle: one member never plays two sides)."""
         for row in await campaigns.live_children(tx, parent.row.id):
             cid = row.id
-            child = await self.engine._load(tx, cid)
+            child = await self.core.load(tx, cid)
             rows = [p for p in child.players if p.user_id == old_user_id]
             held = max(rows, key=lambda p: p.active) if rows else None
             # a seat freed before (kicked, then replaced in the parent) goes to the new holder
             if (held is None or child.row.status == Status.SETUP
                     or (new is None and not held.active)):
                 continue
-            cfx = Effects(now=fx.now)
+            cfx = fx.also(child)  # (the same list of effects: one order)
             mail = Mail()
             seat = held.seat
             if new is not None and child.seat_of(new.user_id) is None:
@@ -61,8 +62,8 @@ class WarSeats:
                 for req in child.requests_of(seat)[:1]:
                     mail.panel(seat, f"**{child.row.name}**: you now hold seat {seat}. "
                                      f"{req.prompt}")
-            await self.engine._flush(tx, child, cfx, mail)
+            await self.engine.flush(tx, child, cfx, mail)
             cfx.save = "row"  # its seats changed, not its rule-set state
-            await self.engine._write(tx, child, cfx)
-            self.engine._cache.pop(cid, None)  # changed outside its own intent
+            await self.core.write(tx, child, cfx)
+            self.core.cache.pop(cid, None)  # changed outside its own intent
             fx.wake = True

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.campaign.battle_child import war_title
-from bot.campaign.core import Ctx, Effects
+from bot.campaign.core import Ctx, UnitOfWork
 from bot.errors import InvalidState
 from bot.rules.base import Audience, Event, Outcome
 from storage import battle_links, campaigns
@@ -147,7 +147,7 @@ class ResultUndo:
             return None
         return await self._load(tx, cid)
 
-    async def results_after_undo(self, tx: Tx, ctx: Ctx, fx: Effects, undone: int,
+    async def results_after_undo(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, undone: int,
                                  links: ParentLinks) -> list[str]:
         """``gm_undo`` has put back the state from before resolution ``undone``: every result
         that arrived after that point is proposed again where the restored state waits for
@@ -183,7 +183,7 @@ class ResultUndo:
                              "that battle waits for its result.")
         return lines
 
-    async def owed_results(self, tx: Tx, ctx: Ctx, fx: Effects,
+    async def owed_results(self, tx: Tx, ctx: Ctx, fx: UnitOfWork,
                            links: ParentLinks) -> list[Event]:
         """After a change of a parent's state: each kept result (``OWED``) whose battle waits
         again is proposed; one whose round is over is dropped (the GM is told). Returns the

@@ -31,7 +31,7 @@ async def start_with_forces(service: CampaignService, forces: list[dict[str, Any
     async def run(tx: Any, ctx: Any, fx: Any) -> None:
         await service.battles._start_with_roster(tx, ctx, fx, [], forces)
 
-    await service.engine._mutate(info.id, run)
+    await service.engine.core.mutate(info.id, run)
     return info.id
 
 

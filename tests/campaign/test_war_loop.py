@@ -213,15 +213,16 @@ async def test_p20_begin_battle_brings_nothing_of_a_campaign_in(
     for p in (BOB, ALICE):
         await service.join(p, THREAD)
     async with db.transaction() as tx:
-        await tx.execute("UPDATE campaigns SET parent_id = ?, parent_ref = ? WHERE id = ?",
-                         (parent_id, ref, info.id))
+        # (a write bumps the version: the service's copies by version see it)
+        await tx.execute("UPDATE campaigns SET parent_id = ?, parent_ref = ?,"
+                         " version = version + 1 WHERE id = ?", (parent_id, ref, info.id))
     with pytest.raises(PermissionDenied):
         await service.begin_battle(ALICE, THREAD)
     with pytest.raises(InvalidState, match="cannot begin"):
         await service.begin_battle(GM, THREAD)
     async with db.transaction() as tx:
-        await tx.execute("UPDATE campaigns SET parent_id = NULL, parent_ref = NULL "
-                         "WHERE id = ?", (info.id,))
+        await tx.execute("UPDATE campaigns SET parent_id = NULL, parent_ref = NULL,"
+                         " version = version + 1 WHERE id = ?", (info.id,))
     begun = await service.begin_battle(GM, THREAD)
     assert begun.status == "running"
     assert (await service.snapshot(info.id)).state.ships == {}
