@@ -20,10 +20,13 @@ from bot.campaign import CampaignService
 from bot.campaign.core import ServiceCore
 from bot.campaign.panel_delivery import PanelDelivery
 from bot.campaign.steps import StepEngine
+from storage.campaigns import CampaignHead
 
 PACKAGE = Path(bot.campaign.__file__).parent
-# what a value type (not a collaborator) may stand on: data, errors, typing helpers
-VALUE_BASES: tuple[type, ...] = (BaseModel, BaseException, Enum, tuple, dict, str, int)
+# what a value type (not a collaborator) may stand on: data, errors, typing helpers, and the
+# one campaign record whose fields the service's CampaignInfo shares (issue 17 item 7)
+VALUE_BASES: tuple[type, ...] = (BaseModel, BaseException, Enum, tuple, dict, str, int,
+                                 CampaignHead)
 TYPING_BASES = {Generic, Protocol}
 
 
