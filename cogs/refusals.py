@@ -9,19 +9,20 @@ from __future__ import annotations
 import discord
 
 from bot.campaign import rulings
+from bot.campaign.cache import LruCache
 from bot.errors import UserError
 
 WHY_HINT = "-# Why? `/help rule:` offers the rule behind this first."
 LAST_RULINGS_KEPT = 5000
 
 
-def _store(interaction: discord.Interaction) -> dict[int, str]:
+def _store(interaction: discord.Interaction) -> LruCache[str]:
     """user id -> ruling id of that user's last refusal, kept on the bot (in memory only: a
     convenience that a restart may forget)."""
     client = interaction.client
     store = getattr(client, "last_rulings", None)
     if store is None:
-        store = {}
+        store = LruCache(LAST_RULINGS_KEPT)
         client.last_rulings = store  # type: ignore[attr-defined]
     return store
 
@@ -31,14 +32,11 @@ def refusal_text(interaction: discord.Interaction, error: UserError) -> str:
     return refusal_for(_store(interaction), interaction.user.id, error)
 
 
-def refusal_for(store: dict[int, str], user_id: int, error: UserError) -> str:
+def refusal_for(store: LruCache[str], user_id: int, error: UserError) -> str:
     found = rulings.find(error.ruling) if error.ruling else None
     if found is None:
         return error.message
-    store.pop(user_id, None)
-    store[user_id] = found.id
-    while len(store) > LAST_RULINGS_KEPT:  # oldest first (dicts keep insertion order)
-        store.pop(next(iter(store)))
+    store.put(user_id, found.id)
     return f"{error.message}\n{WHY_HINT}"
 
 
