@@ -22,12 +22,14 @@ from discord.ext import commands
 import storage
 from bot import command_sync
 from bot.campaign import CampaignService
+from bot.campaign.cache import LruCache
 from bot.campaign.outbox import RetryPolicy
 from bot.rules.base import Dice
 from bot.rules.dice import SeededDice
 from bot.settings import ServiceSettings
 from cogs.answers import answer_failure
 from cogs.background_loops import Loops
+from cogs.refusals import LAST_RULINGS_KEPT
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +124,7 @@ class AdmiraltyBot(commands.Bot):
         # /roll is not part of any campaign, so its dice come from a fresh secret seed.
         self.roll_dice: Dice = roll_dice or SeededDice(secrets.randbits(64), "roll")
         # user id -> ruling id of their last refusal, for `/help rule` (cogs.refusals)
-        self.last_rulings: dict[int, str] = {}
+        self.last_rulings: LruCache[str] = LruCache(LAST_RULINGS_KEPT)
         self.db: Any = None
         self._service: CampaignService | None = None
         self.loops: Loops | None = None  # the outbox and scheduler loops, once set up

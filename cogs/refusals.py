@@ -11,6 +11,7 @@ from typing import Protocol, cast
 import discord
 
 from bot.campaign import rulings
+from bot.campaign.cache import LruCache
 from bot.errors import UserError
 
 WHY_HINT = "-# Why? `/help rule:` offers the rule behind this first."
@@ -20,12 +21,13 @@ LAST_RULINGS_KEPT = 5000
 class RememberedRulings(Protocol):
     """What the bot declares for this (``bot.client.AdmiraltyBot.last_rulings``): user id ->
     ruling id of that user's last refusal, in memory only (a convenience a restart may
-    forget). A protocol, not an import: the client imports this module."""
+    forget), the latest ``LAST_RULINGS_KEPT`` users kept. A protocol, not an import: the
+    client imports this module."""
 
-    last_rulings: dict[int, str]
+    last_rulings: LruCache[str]
 
 
-def _store(interaction: discord.Interaction) -> dict[int, str]:
+def _store(interaction: discord.Interaction) -> LruCache[str]:
     return cast(RememberedRulings, interaction.client).last_rulings
 
 
@@ -34,14 +36,11 @@ def refusal_text(interaction: discord.Interaction, error: UserError) -> str:
     return refusal_for(_store(interaction), interaction.user.id, error)
 
 
-def refusal_for(store: dict[int, str], user_id: int, error: UserError) -> str:
+def refusal_for(store: LruCache[str], user_id: int, error: UserError) -> str:
     found = rulings.find(error.ruling) if error.ruling else None
     if found is None:
         return error.message
-    store.pop(user_id, None)
-    store[user_id] = found.id
-    while len(store) > LAST_RULINGS_KEPT:  # oldest first (dicts keep insertion order)
-        store.pop(next(iter(store)))
+    store.put(user_id, found.id)
     return f"{error.message}\n{WHY_HINT}"
 
 

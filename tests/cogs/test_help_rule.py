@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 from bot.campaign import rulings
+from bot.campaign.cache import LruCache
 from bot.errors import RulesError
-from cogs.refusals import WHY_HINT, refusal_for
+from cogs.refusals import LAST_RULINGS_KEPT, WHY_HINT, refusal_for
 from tests.cogs.simworld import World
 from tests.cogs.test_battle_thread import (  # noqa: F401 (simcord_bot: the seeded HRFT bot)
     ORDERS_A,
@@ -88,11 +89,19 @@ async def test_a_refusal_hints_at_its_rule_and_help_offers_it_first(world: World
 
 
 def test_refusal_text_keeps_the_id_out_and_ignores_unknown_ids() -> None:
-    store: dict[int, str] = {}
+    store: LruCache[str] = LruCache(LAST_RULINGS_KEPT)
     assert refusal_for(store, 1, RulesError("No.", ruling="O-15")) == f"No.\n{WHY_HINT}"
     assert refusal_for(store, 2, RulesError("No.", ruling="X-1")) == "No."
     assert refusal_for(store, 3, RulesError("No.")) == "No."
-    assert store == {1: "O-15"}  # only a ruling that can be shown is remembered
+    # only a ruling that can be shown is remembered
+    assert store.keys() == [1] and store.get(1) == "O-15"
+
+
+def test_the_last_refusals_kept_are_the_latest_users() -> None:
+    store: LruCache[str] = LruCache(2)
+    for user in (1, 2, 1, 3):  # user 1 was refused again after 2: 2 is the one forgotten
+        refusal_for(store, user, RulesError("No.", ruling="O-15"))
+    assert store.keys() == [1, 3]
 
 
 def test_the_index_holds_every_ruling_and_decision() -> None:
