@@ -12,7 +12,8 @@ A rule set is a pure state machine over a pydantic state:
 Seats are numbered from 1; seat ``GM_SEAT`` (0) is the game master. Actions are plain dicts
 ``{"type": <ActionSpec.type>, <field name>: <value or list of values>, ...}`` so that a generic
 panel can build them from Selects and Buttons; each rule set validates them and raises
-``RulesError`` saying what is wrong and what is allowed.
+``RulesError`` saying what is wrong and what is allowed. That dict is the stored form
+(``ActionData``); each rule set reads it into its own action models (bot/rules/actions.py).
 """
 
 from __future__ import annotations
@@ -287,4 +288,6 @@ class ScriptedPlayer(Protocol):
     Rule sets offer one through ``RulesetBase.scripted_player(seat)``; ``python -m bot
     demo`` and the benchmarks use it. It sees ``view(state, seat)`` only, never hidden state."""
 
-    def choose(self, view: dict[str, Any], request: Request, dice: Dice) -> dict[str, Any]: ...
+    def choose(self, view: dict[str, Any], request: Request, dice: Dice) -> dict[str, Any]:
+        """An action in its stored form (``ActionData``), as a panel would send it."""
+        ...

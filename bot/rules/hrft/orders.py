@@ -14,6 +14,7 @@ from bot.errors import RulesError
 from bot.rules.base import (
     BY_DEFAULT,
     ActionSpec,
+    ActionValue,
     Audience,
     Event,
     InputField,
@@ -101,8 +102,9 @@ def orders_request(state: BattleState, seat: int) -> Request:
                    default=default)
 
 
-def _int(action: dict[str, Any], key: str, default: int, low: int, high: int, what: str) -> int:
-    raw = action.get(key, default)
+def _int(given: dict[str, ActionValue], key: str, default: int, low: int, high: int,
+         what: str) -> int:
+    raw = given.get(key, default)
     try:
         value = int(str(raw))
     except ValueError:

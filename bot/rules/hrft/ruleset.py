@@ -38,6 +38,7 @@ from bot.rules.hrft.actions import (
     Damage,
     Fire,
     Maneuver,
+    Orders,
     Ready,
     Repair,
     StayOut,
@@ -175,25 +176,25 @@ class HrftRuleset(RulesetBase[BattleState, HrftOptions]):
         if state.step != "orders":
             raise InvalidState("Only the written orders and the sides' ship choices are "
                                "resolved together.")
-        written: dict[int, orders.Orders] = {}
+        written: dict[int, Orders] = {}
         for seat, action in read.items():
             if seat not in state.living_seats():
                 raise PermissionDenied(f"Seat {seat} has no ships to give orders to.")
             orders.check_orders(state, seat, action)
-            assert isinstance(action, orders.Orders)  # check_orders refuses any other
+            assert isinstance(action, Orders)  # check_orders refuses any other
             written[seat] = action
         events = orders.reveal(state, written, defaulted)
         self._enter(state, "initiative1", dice, events)
         return self._outcome(state, events)
 
-    def act(self, state: BattleState, seat: int, data: ActionData, dice: Dice) -> Outcome:
+    def act(self, state: BattleState, seat: int, action: ActionData, dice: Dice) -> Outcome:
         state = self._state(state).model_copy(deep=True)
-        action = KINDS.read(data)
-        kind = "" if action.type is None else str(action.type)
+        move = KINDS.read(action)
+        kind = "" if move.type is None else str(move.type)
         if state.finished:
             raise InvalidState("The battle is over.")
         if seat == GM_SEAT:  # H-D29: the GM acts without being asked
-            state, gm_events = gm.act(state, action, dice)
+            state, gm_events = gm.act(state, move, dice)
             self._settle(state, dice, gm_events)
             return self._outcome(state, gm_events)
         if state.step == "orders":
@@ -205,12 +206,12 @@ class HrftRuleset(RulesetBase[BattleState, HrftOptions]):
             raise RulesError("Your side's ships were chosen from its budget; wait for the "
                              "other sides to add theirs.", ruling="H-D36")
         if state.step == "setup":
-            return self._setup_act(state, seat, action)
+            return self._setup_act(state, seat, move)
         sd = step_def(state.options, state.step)
         events: list[Event] = []
         if seat not in self._required(state):
             raise PermissionDenied("You have no ship that acts in this step.")
-        match action:
+        match move:
             case Ready():
                 if seat not in state.ready:
                     state.ready.append(seat)
@@ -220,13 +221,13 @@ class HrftRuleset(RulesetBase[BattleState, HrftOptions]):
                                     text=f"{state.seat_name(seat)} concedes: their ships "
                                          "leave."))
             case Fire() if sd.kind == "fire":
-                events.append(combat.fire(state, seat, action, dice))
+                events.append(combat.fire(state, seat, move, dice))
             case Maneuver() if sd.kind == "fire":
-                events.append(maneuvers.declare(state, seat, action))
+                events.append(maneuvers.declare(state, seat, move))
             case Damage():
-                events.append(combat.manual_damage(state, seat, action, dice))
+                events.append(combat.manual_damage(state, seat, move, dice))
             case Repair() if sd.kind == "repair":
-                events.append(combat.do_repair(state, seat, action, dice))
+                events.append(combat.do_repair(state, seat, move, dice))
             case _:
                 self._refuse(state, seat, kind, sd.title)
         self._settle(state, dice, events)

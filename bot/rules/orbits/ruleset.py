@@ -119,10 +119,10 @@ class OrbitsRuleset(RulesetBase[OrbitsState, OrbitsOptions]):
                 dice: Dice) -> Outcome:
         return self._resolve(state, actions, False)
 
-    def _resolve(self, state: OrbitsState, data: dict[int, ActionData],
+    def _resolve(self, state: OrbitsState, stored: dict[int, ActionData],
                  gm_defaulted: bool) -> Outcome:
         st = _state(state)
-        actions = {seat: KINDS.read(action) for seat, action in data.items()}
+        actions = {seat: KINDS.read(action) for seat, action in stored.items()}
         if not st.phase.startswith("battle_"):
             raise InvalidState("Nothing sealed is open now: act in turn instead.")
         events: list[Event] = []
@@ -148,16 +148,15 @@ class OrbitsRuleset(RulesetBase[OrbitsState, OrbitsOptions]):
             _marked(e) if e.kind in kinds and e.data.get("seat") in defaulted else e
             for e in out.events]})
 
-    def check(self, state: OrbitsState, seat: int, data: ActionData) -> None:
+    def check(self, state: OrbitsState, seat: int, action: ActionData) -> None:
         """Validates one sealed submission before all are in (raises RulesError/InvalidState)."""
         st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
-        action = KINDS.read(data)
         if not st.phase.startswith("battle_"):
             raise InvalidState("Nothing sealed is open now.")
         if war.asks_gm(st):
-            war.check_gm(st, seat, action)
+            war.check_gm(st, seat, KINDS.read(action))
             return
-        check_sealed(st, seat, action)
+        check_sealed(st, seat, KINDS.read(action))
 
     def view(self, state: OrbitsState, viewer: int | None) -> View:
         st = state if isinstance(state, OrbitsState) else OrbitsState.model_validate(state)
