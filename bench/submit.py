@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/submit.py [--only NAME ...] [--repeats 4] [--sequential 2]
                                      [--campaigns 10] [--quick] [--profile TOP]
+                                     [--rules N]
 
 Scenarios (``--only``): orbits6-early, orbits6-late, ftcamp-20, ftcamp-200, hrft.
 
@@ -34,7 +35,9 @@ import asyncio
 import cProfile
 import gc
 import io
+import json
 import pstats
+import statistics
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -47,6 +50,8 @@ from _scenarios import Point, clone, copy_db, deployment_end, drive, ftcamp_scen
 
 from bot.campaign import Actor, CampaignService
 from bot.campaign.demo import VirtualClock
+from bot.rules import registry
+from bot.rules.dice import SeededDice
 from storage import open_database
 
 PACED_RATE = 100.0
@@ -207,6 +212,42 @@ class Bench:
         return ours, ref
 
 
+def rules_lines(name: str, scn: Scenario, point: Point, repeats: int) -> list[str]:
+    """The rule set's own calls for the step, no service: the resolution (resolve or act),
+    then on its state the requests, every viewer's view and status text, the state's JSON.
+    Each timed ``repeats`` times; min and median."""
+    rules = registry.get(scn.ruleset)
+    state = point.state
+    sealed = rules.pending(state)[0].kind == "sealed"
+
+    def step() -> Any:
+        dice = SeededDice(1, "bench")
+        if sealed:
+            return rules.resolve(state, {m.seat: m.action for m in point.moves}, dice).state
+        return rules.act(state, point.moves[0].seat, point.moves[0].action, dice).state
+
+    after = rules.state_model.model_validate(step())
+    viewers = [None, *range(1, scn.seats + 1)]
+    parts = {
+        "resolution": step,
+        "requests": lambda: rules.pending(after),
+        f"{len(viewers)} views": lambda: [rules.view(after, v) for v in viewers],
+        f"{len(viewers)} status texts": lambda: [rules.status(after, v) for v in viewers],
+        "state JSON": lambda: json.dumps(after.model_dump(mode="json")),
+    }
+    lines = []
+    for label, fn in parts.items():
+        fn()  # warm
+        times = []
+        for _ in range(repeats):
+            began = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - began)
+        lines.append(f"  {name} rules only, {label}: min {min(times) * 1000:.2f} ms, "
+                     f"median {statistics.median(times) * 1000:.2f} ms (n={repeats})")
+    return lines
+
+
 async def run(name: str, scn: Scenario, args: argparse.Namespace, tmp: Path) -> list[str]:
     began = time.perf_counter()
     point = await drive(tmp / "template.db", scn.ruleset, scn.seats, scn.target,
@@ -217,6 +258,10 @@ async def run(name: str, scn: Scenario, args: argparse.Namespace, tmp: Path) -> 
           f"{len(point.moves)} input(s) {sorted(kinds)}, state JSON {point.state_json_bytes:,} B,"
           f" {images(point.predicted)} picture(s), {len(point.predicted.events)} events; "
           f"built in {time.perf_counter() - began:.1f} s")
+    if args.rules:
+        lines = rules_lines(name, scn, point, args.rules)
+        print("\n".join(lines), flush=True)
+        return lines
     bench = Bench(tmp, point, ids)
     seq = ids[:args.sequential]
     # a first round warms imports and caches, and gives the reference its transactions
@@ -268,6 +313,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--campaigns", type=int, default=10,
                         help="campaigns in the burst and the paced run")
     parser.add_argument("--quick", action="store_true", help="tiny run for the smoke test")
+    parser.add_argument("--rules", type=int, default=0, metavar="N",
+                        help="instead of measuring the service: the rule set's own calls for "
+                             "the step (resolution, requests, views, status, state JSON), "
+                             "each timed N times")
     parser.add_argument("--profile", type=int, default=0, metavar="TOP",
                         help="instead of measuring: cProfile one resolving submit, its TOP "
                              "functions by own and by cumulative time")

@@ -38,6 +38,7 @@ class GroupLookups:
         self.key = key
         self.held: list[list[Craft]] = [g.craft for g in state.groups.values()]
         by_name = sorted(state.groups.values(), key=lambda g: g.name)
+        self.by_name: list[Group] = by_name
         self.by_hex_name: dict[str, list[Group]] = {}
         self.by_owner: dict[int, list[Group]] = {}
         self.command: set[int] = set()
@@ -69,6 +70,7 @@ class Index:
     def __init__(self, state: State) -> None:
         self.state = state
         groups = group_lookups(state)
+        self.by_name = groups.by_name  # every group by name
         self.by_hex_name = groups.by_hex_name
         self.by_owner = groups.by_owner
         self.command = groups.command

@@ -18,11 +18,13 @@ def visible(state: State, viewer: int | None, g: Group) -> bool:
     return g.name in state.revealed
 
 
-def _group_view(state: State, viewer: int | None, g: Group, here: set[str]) -> dict[str, Any]:
-    """``here``: the hexes where the viewer has groups (it sees contacts there, E-4)."""
+def _group_view(state: State, viewer: int | None, g: Group, here: set[str],
+                ally: bool) -> dict[str, Any]:
+    """``here``: the hexes where the viewer has groups (it sees contacts there, E-4);
+    ``ally``: the group is the viewer's own or an ally's."""
     out: dict[str, Any] = {"name": g.name, "owner": g.owner, "hex": g.hex,
                            "static": g.static is not None}
-    if viewer is not None and state.allied(viewer, g.owner):
+    if viewer is not None and ally:
         out.update(craft=[c.name for c in g.craft], size=group_size(real_craft_count(g),
                                                                     state.rules.group_sizes),
                    order=g.order.text(), sector=g.sector)
@@ -70,9 +72,12 @@ def sector_view(state: State, hex_name: str) -> dict[str, Any]:
 def view_of(state: State, viewer: int | None) -> dict[str, Any]:
     """A JSON-able view for one seat (None = the public) for status and pictures."""
     here = {x.hex for x in state.groups.values() if x.owner == viewer}
-    with index.frozen(state):  # sensors once per hex, not once per contact (issue 9)
-        groups = [_group_view(state, viewer, g, here) for g in sorted(
-            state.groups.values(), key=lambda x: x.name) if visible(state, viewer, g)]
+    revealed = set(state.revealed)  # what visible() asks, once per view (issue 17 item 9)
+    allies = {o for o in {g.owner for g in state.groups.values()}
+              if viewer is not None and state.allied(viewer, o)}
+    with index.frozen(state) as idx:  # sensors once per hex, not once per contact (issue 9)
+        groups = [_group_view(state, viewer, g, here, g.owner in allies) for g in idx.by_name
+                  if g.owner in allies or g.name in revealed]
     sector = sector_view(state, state.sector_hex) if state.sector_hex else None
     return {
         "ruleset": "ftcamp", "viewer": viewer, "round": state.round, "step": state.step,

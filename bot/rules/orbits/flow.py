@@ -13,7 +13,7 @@ from bot.rules.orbits.events import plural, public, to_seat
 from bot.rules.orbits.geometry import home
 from bot.rules.orbits.options import OrbitsOptions
 from bot.rules.orbits.state import OrbitsState, TableCard
-from bot.rules.orbits.views import build_view
+from bot.rules.orbits.views import build_views
 
 OpenBattles = Callable[[OrbitsState, list[Event]], None]
 
@@ -224,13 +224,13 @@ def post_maps(state: OrbitsState, events: list[Event]) -> None:
     """After deployment: one public map, and each player's own map by DM. Each picture is the
     view taken now and its caption is read from that view (P-31, O-D30): the resolution goes on
     (battles, the next turn), and a view taken later would show a later step."""
-    public_view = build_view(state, None)
+    seats = state.seat_numbers()
+    public_view, *own_views = build_views(state, [None, *seats])  # one pass for all (issue 9)
     caption = map_caption(public_view)
     events.append(public("map", f"{caption}.",
                          image=ImageRef(name="map", viewer=None, view=public_view),
                          turn=state.turn, embed=Embed(title=caption)))
-    for seat in state.seat_numbers():
-        own = build_view(state, seat)
+    for seat, own in zip(seats, own_views, strict=True):
         text = map_caption(own)
         events.append(to_seat(seat, "map", f"Your {text[0].lower()}{text[1:]}.",
                               image=ImageRef(name="map", viewer=seat, view=own),

@@ -20,24 +20,40 @@ def _sorted(cards: list[TableCard]) -> list[str]:
     return sorted((c.code for c in cards), key=C.sort_key)
 
 
-def _hidden_part(state: OrbitsState, cards: list[TableCard], viewer: int | None,
-                 owner: int) -> dict[str, Any]:
+# A face-down pile as views show it: its count, the codes known to all (sorted) and its
+# codes for the owner's view (sorted; None when no view built shows them).
+Hidden = tuple[int, list[str], list[str] | None]
+
+
+def _hidden_part(hidden: Hidden, viewer: int | None, owner: int) -> dict[str, Any]:
     """Count, known codes and (for the owner only) the codes of face-down cards."""
-    part: dict[str, Any] = {"count": len(cards)}
-    part["known"] = _sorted([c for c in cards if c.known]) if state.options.mark_known_cards \
-        else []
-    if viewer == owner:
-        part["mine"] = _sorted(cards)
+    count, known, mine = hidden
+    part: dict[str, Any] = {"count": count, "known": list(known)}
+    if viewer == owner and mine is not None:
+        part["mine"] = list(mine)
     return part
 
 
 def build_view(state: OrbitsState, viewer: int | None) -> dict[str, Any]:
+    return build_views(state, [viewer])[0]
+
+
+def build_views(state: OrbitsState, viewers: list[int | None]) -> list[dict[str, Any]]:
+    """The view of each viewer of one state (issue 17 item 9): the table is read in one pass
+    and what every viewer sees alike is worked out once (the maps after a deployment are the
+    public view and each seat's). Each view is a dict of its own, sharing no list."""
     o = state.options
     seat_numbers = state.seat_numbers()
-    seat_view = viewer if viewer in seat_numbers else None
+    seat_views = [v if v in seat_numbers else None for v in viewers]
+    owners = set(seat_views)
     names = state.names()
-    # one pass over the table (issue 9): each (area, seat)'s resting face-down and face-up
-    # cards and each transit group's cards, every list in table order
+
+    def hidden(cards: list[TableCard], owner: int) -> Hidden:
+        known = _sorted([c for c in cards if c.known]) if o.mark_known_cards else []
+        return len(cards), known, _sorted(cards) if owner in owners else None
+
+    # one pass over the table: each (area, seat)'s resting face-down and face-up cards and
+    # each transit group's cards, every list in table order
     here: dict[tuple[str, int], tuple[list[TableCard], list[TableCard]]] = {}
     moving: dict[int, list[TableCard]] = {}
     for c in state.table:
@@ -47,7 +63,7 @@ def build_view(state: OrbitsState, viewer: int | None) -> dict[str, Any]:
             here.setdefault((c.area, c.owner), ([], []))[1].append(c)
         elif c.group is None:
             here.setdefault((c.area, c.owner), ([], []))[0].append(c)
-    areas = []
+    areas: list[tuple[str, str, list[tuple[Any, ...]]]] = []
     for area in state.areas():
         stacks = []
         for seat in seat_numbers:
@@ -56,33 +72,32 @@ def build_view(state: OrbitsState, viewer: int | None) -> dict[str, Any]:
                 continue
             fleet_up = [c.code for c in up if C.is_fleet(c.code)]
             total, size = battle_force(fleet_up, o.size_class_cap)
-            stacks.append({
-                "seat": seat,
-                "face_up": _sorted(up),
-                "stance": state.stance(seat, area) if fleet_up else None,
-                "fleet_total": total, "size_class": size,
-                "face_down": _hidden_part(state, resting_down, seat_view, seat),
-            })
-        areas.append({"id": area, "label": label(area, names), "stacks": stacks})
-    transit = [{
-        "id": g.id, "seat": g.owner, "origin": g.origin, "destination": g.destination,
-        "tokens": g.tokens, "cards": _hidden_part(state, moving.get(g.id, []), seat_view, g.owner),
-    } for g in state.groups]
-    seats = [{
-        "number": s.number, "name": s.name, "rp": state.rp[s.number],
-        "deck": len(state.decks[s.number]), "discarded": len(state.discards[s.number]),
-        "battles_won": state.battles_won[s.number],
-    } for s in state.seats]
+            stacks.append((seat, _sorted(up), state.stance(seat, area) if fleet_up else None,
+                           total, size, hidden(resting_down, seat)))
+        areas.append((area, label(area, names), stacks))
+    transit = [(g, hidden(moving.get(g.id, []), g.owner)) for g in state.groups]
     battle = None
     if state.phase.startswith("battle_") and state.battle_index < len(state.battles):
         b = state.battles[state.battle_index]
         forces = {}
         for s in b.sides:
             total, size = battle_force(b.forces[s], o.size_class_cap)
-            forces[str(s)] = {"cards": b.forces[s], "total": total, "size_class": size,
-                              "stance": state.stance(s, b.area)}
-        battle = {
-            "area": b.area, "sides": b.sides, "forces": forces,
+            forces[str(s)] = (s, total, size, state.stance(s, b.area))
+        battle = (b, forces)
+    return [_assemble(state, seat_view, areas, transit, battle) for seat_view in seat_views]
+
+
+def _assemble(state: OrbitsState, seat_view: int | None, areas: list[tuple[str, str, Any]],
+              transit: list[tuple[Any, Hidden]], battle: Any) -> dict[str, Any]:
+    """One viewer's view from the parts worked out once (fresh dicts and lists)."""
+    o = state.options
+    battle_view = None
+    if battle is not None:
+        b, forces = battle
+        battle_view = {
+            "area": b.area, "sides": list(b.sides),
+            "forces": {k: {"cards": list(b.forces[s]), "total": total, "size_class": size,
+                           "stance": stance} for k, (s, total, size, stance) in forces.items()},
             "result": b.result.model_dump(mode="json") if b.result else None,
         }
     return {
@@ -90,8 +105,22 @@ def build_view(state: OrbitsState, viewer: int | None) -> dict[str, Any]:
         "actor": state.actor if state.phase in ("transit", "deployment") else None,
         "orbits": o.orbits, "target_rp": o.target_rp, "points_label": o.points_label,
         "points_per_value": o.points_per_value, "home_to_home": o.home_to_home,
-        "rush_transit": o.rush_transit, "seats": seats, "areas": areas, "transit": transit,
-        "battle": battle, "winners": list(state.winners),
+        "rush_transit": o.rush_transit,
+        "seats": [{
+            "number": s.number, "name": s.name, "rp": state.rp[s.number],
+            "deck": len(state.decks[s.number]), "discarded": len(state.discards[s.number]),
+            "battles_won": state.battles_won[s.number],
+        } for s in state.seats],
+        "areas": [{"id": area, "label": text, "stacks": [{
+            "seat": seat, "face_up": list(up), "stance": stance,
+            "fleet_total": total, "size_class": size,
+            "face_down": _hidden_part(down, seat_view, seat),
+        } for seat, up, stance, total, size, down in stacks]} for area, text, stacks in areas],
+        "transit": [{
+            "id": g.id, "seat": g.owner, "origin": g.origin, "destination": g.destination,
+            "tokens": g.tokens, "cards": _hidden_part(cards, seat_view, g.owner),
+        } for g, cards in transit],
+        "battle": battle_view, "winners": list(state.winners),
     }
 
 

@@ -1,9 +1,11 @@
 """The group look-ups are built once per set of groups, not once per read (issue 17 item 9):
 a later index of the same groups uses them again. Whatever the rules read through them (views,
-status, requests, outcomes) is the same as with look-ups built afresh for every read."""
+status, requests, outcomes) is the same as with look-ups built afresh for every read, and each
+view is the one the code before issue 17 built (kept here as the reference)."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -15,9 +17,11 @@ from hypothesis import strategies as st
 from bot.rules.base import Request
 from bot.rules.ftcamp import RULESET, index
 from bot.rules.ftcamp.copying import replace_group, working_copy
+from bot.rules.ftcamp.core import group_size, real_craft_count
 from bot.rules.ftcamp.hooks import gm_view, texts
-from bot.rules.ftcamp.model import State
-from bot.rules.ftcamp.views import view_of
+from bot.rules.ftcamp.model import Group, State
+from bot.rules.ftcamp.scan import contacts
+from bot.rules.ftcamp.views import sector_view, view_of
 from tests.support.examples import examples
 
 
@@ -29,7 +33,8 @@ def same_lookups(a: index.GroupLookups, b: index.GroupLookups) -> bool:
     """Equal by identity of the groups they list, not by their fields."""
     def ids(d: dict[Any, list[Any]]) -> dict[Any, list[int]]:
         return {k: [id(g) for g in v] for k, v in d.items()}
-    return (ids(a.by_hex) == ids(b.by_hex) and ids(a.by_hex_name) == ids(b.by_hex_name)
+    return ([id(g) for g in a.by_name] == [id(g) for g in b.by_name]
+            and ids(a.by_hex) == ids(b.by_hex) and ids(a.by_hex_name) == ids(b.by_hex_name)
             and ids(a.by_owner) == ids(b.by_owner) and a.command == b.command)
 
 
@@ -72,10 +77,53 @@ def test_the_look_ups_used_again_are_those_a_fresh_build_gives(seed: int, change
         assert index.group_lookups(state) is unchanged
 
 
+def reference_view(state: State, viewer: int | None) -> dict[str, Any]:
+    """``view_of`` as it was before issue 17 item 9 (a scan of the revealed list and an
+    alliance check per group), for the views' own test."""
+    def visible(g: Group) -> bool:
+        if viewer is not None and state.allied(viewer, g.owner):
+            return True
+        return g.name in state.revealed
+
+    def group_view(g: Group, here: set[str]) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": g.name, "owner": g.owner, "hex": g.hex,
+                               "static": g.static is not None}
+        if viewer is not None and state.allied(viewer, g.owner):
+            out.update(craft=[c.name for c in g.craft], size=group_size(
+                real_craft_count(g), state.rules.group_sizes), order=g.order.text(),
+                sector=g.sector)
+        elif viewer is not None and g.hex in here:
+            out["contacts"] = contacts(state, viewer, g)
+        if g.static is not None:
+            out["sector"] = g.sector
+        return out
+
+    here = {x.hex for x in state.groups.values() if x.owner == viewer}
+    groups = [group_view(g, here) for g in sorted(state.groups.values(), key=lambda x: x.name)
+              if visible(g)]
+    sector = sector_view(state, state.sector_hex) if state.sector_hex else None
+    return {
+        "ruleset": "ftcamp", "viewer": viewer, "round": state.round, "step": state.step,
+        "name": state.name,
+        "players": [{"seat": p.seat, "name": p.name} for p in state.players],
+        "map": {"columns": state.map.columns, "rows": state.map.rows,
+                "systems": [s.model_dump() for s in state.map.systems]},
+        "contested": list(state.contested),
+        "current_hex": state.run.hex if state.run else None,
+        "groups": groups,
+        "sector": sector,
+        "battles": [r.model_dump() for r in state.results if r.round == state.round
+                    or r.round == state.round - 1],
+    }
+
+
 def reads(state: State, reqs: list[Request]) -> list[Any]:
     """Every read of the state for every viewer: views, status, GM view, texts, requests."""
     seats = [None, *(p.seat for p in state.players)]
-    return [[view_of(state, v) for v in seats],
+    views = [view_of(state, v) for v in seats]
+    assert [json.dumps(v) for v in views] == [json.dumps(reference_view(state, v))
+                                              for v in seats]
+    return [views,
             [RULESET.status(state, v) for v in seats],
             gm_view(state), texts(state, "battles"),
             [r.model_dump() for r in RULESET.pending(state)], [r.model_dump() for r in reqs]]
