@@ -3,11 +3,13 @@
 
     .venv/bin/python bench/trips.py [--steps N] [--only orbits6 ftcamp hrft]
 
-A submit that only stores a sealed order ("store") and one that resolves a step
-("resolve": the rules ran, the resolution number moved) are counted apart; each line gives
-the mean and the maximum per submit. ``loads``: campaigns read from SQLite (decoded and
-validated) during the whole game, reads included. Counts are deterministic (seeded demos,
-virtual clock): tests/campaign/test_writer_trips.py holds the bounds (issue 17 item 9).
+A submit that only stores a sealed order ("store"), one that resolves a step ("resolve": the
+rules ran, the resolution number moved) and one that ends a battle fought in its own thread
+("battle end": its result goes to its parent campaign in the same transaction) are counted
+apart; each line gives the mean and the maximum per submit. ``loads``: campaigns read from
+SQLite (decoded and validated) during the whole game, reads included. Counts are
+deterministic (seeded demos, virtual clock): tests/campaign/test_writer_trips.py holds the
+bounds (issue 17 item 9).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ class Kind:
 class Counts:
     store: Kind = field(default_factory=Kind)
     resolve: Kind = field(default_factory=Kind)
+    # a battle's last resolution: its result goes to its parent in the same transaction
+    battle_end: Kind = field(default_factory=Kind)
     loads: int = 0
     submits: int = 0
 
@@ -76,7 +80,9 @@ def counting(counts: Counts, steps: int | None) -> Iterator[None]:
         trips1, stmts1 = self.db.writer_counts()
         after = await campaigns.get(self.db, campaign_id)
         assert before is not None and after is not None
-        kind = counts.resolve if after.resolution_no != before.resolution_no else counts.store
+        kind = (counts.store if after.resolution_no == before.resolution_no
+                else counts.battle_end if after.status == "ended" and after.parent_id
+                else counts.resolve)
         kind.trips.append(trips1 - trips0)
         kind.statements.append(stmts1 - stmts0)
         counts.submits += 1
@@ -120,6 +126,7 @@ def main() -> None:
         print(f"{game}: {counts.submits} submits, {counts.loads} campaign loads")
         print(counts.store.line("store (non-resolving)"))
         print(counts.resolve.line("resolve"))
+        print(counts.battle_end.line("battle end (to its parent)"))
 
 
 if __name__ == "__main__":

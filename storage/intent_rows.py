@@ -183,6 +183,12 @@ class CampaignRows:
     def deadline(self) -> DeadlineRow | None:
         return self._read.deadline
 
+    def deadline_is(self, step_no: int, row: DeadlineRow | None) -> None:
+        """The caller just wrote the deadline of ``step_no`` (a new step's): it is ``row``
+        (None: it has none)."""
+        self._step_no, self._read.deadline = step_no, row
+        self._deadlines_written = self._tx.writes_to("deadlines")
+
     # ------------------------------------------------------------ DM panel messages
 
     def panel(self, seat: int) -> PanelMessage | None:

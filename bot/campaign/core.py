@@ -129,8 +129,10 @@ class UnitOfWork:
         self.wake = False
 
     @classmethod
-    async def begin(cls, tx: Tx, ctx: Ctx, now: float) -> UnitOfWork:
-        return cls(tx, ctx, now, await outbox_repo.ids(tx))
+    async def begin(cls, tx: Tx, ctx: Ctx, now: float, *, fresh: bool = False) -> UnitOfWork:
+        """``fresh``: for a transaction that is not decided again on a newer write (see
+        ``outbox_repo.ids``)."""
+        return cls(tx, ctx, now, await outbox_repo.ids(tx, fresh=fresh))
 
     def also(self, ctx: Ctx) -> UnitOfWork:
         """Another campaign changed in the same transaction (a battle's parent, a parent's
@@ -210,7 +212,22 @@ class ServiceCore:
         connection) this is the committed state, for displays (``read``)."""
         if tx is self.db:
             return await self.read(campaign_id)
+        cached = self.cache.get(campaign_id)
+        # (within a write transaction no other intent is changing a cached campaign: they
+        # take it from the cache only once they hold the writer, as this one does now)
+        if cached is not None and await self._version(tx, campaign_id) == cached.row.version:
+            return cached.copy()  # (a battle's parent, a parent's battle: one trip, not three)
         return await self._decode(tx, campaign_id)
+
+    @staticmethod
+    async def _version(tx: Tx, campaign_id: int) -> int | None:
+        """The campaign's version in this transaction, read once while nothing in it wrote
+        to the campaigns table since."""
+        seen: dict[int, tuple[int, int | None]] = tx.local.setdefault("versions", {})
+        writes = tx.writes_to("campaigns")
+        if campaign_id not in seen or seen[campaign_id][0] != writes:
+            seen[campaign_id] = (writes, await campaigns.version(tx, campaign_id))
+        return seen[campaign_id][1]
 
     async def read(self, campaign_id: int) -> Ctx:
         """The committed campaign, for displays: a copy of the cached one when its version
@@ -319,7 +336,7 @@ class ServiceCore:
         now = self.now()
         async with self.intents.intent(), self.db.transaction() as tx:
             ctx = await self.load(tx, await insert(tx, now))
-            fx = await UnitOfWork.begin(tx, ctx, now)
+            fx = await UnitOfWork.begin(tx, ctx, now, fresh=True)
             result = await fn(tx, ctx, fx)
             await self.write(tx, ctx, fx)
         if fx.wake:
@@ -366,7 +383,7 @@ class ServiceCore:
     async def id_to_read(self, channel_id: int) -> int:
         """For reads only (status, views, pictures, the GM log): the channel's live campaign,
         else the latest one that ended there, so a finished campaign stays readable. Intents
-        address the live campaign (``_id_in_channel``)."""
+        address the live campaign (``id_in_channel``)."""
         campaign_id = await campaigns.id_to_read(self.db, channel_id)
         if campaign_id is None:
             raise NotFound("There is no campaign in this channel. Start one with /campaign create.")

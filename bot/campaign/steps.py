@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from bot.campaign import embed_messages, messages
 from bot.campaign.battle_child import linked_by_rules, war_title
-from bot.campaign.core import Ctx, ServiceCore, UnitOfWork, step_keys
+from bot.campaign.core import CampaignBroken, Ctx, ServiceCore, UnitOfWork, step_keys
 from bot.campaign.deadline_drafts import take_drafts
 from bot.campaign.drafts import not_offered
 from bot.campaign.inputs import check_action
@@ -17,7 +17,7 @@ from bot.campaign.panel_delivery import PanelDelivery, away_text, back_text
 from bot.campaign.settings import timing
 from bot.campaign.summaries import describe_action
 from bot.campaign.tracker import Layout, Tracker
-from bot.errors import InvalidState, RulesError
+from bot.errors import InvalidState, NotFound, RulesError
 from bot.rules.base import GM_SEAT, ActionSpec, Embed, Event, Outcome, Request, step_name
 from storage import campaigns, intent_rows, missed, timers, turns
 from storage.campaigns import CampaignRow
@@ -25,6 +25,7 @@ from storage.db import Tx
 from storage.events import EventRow
 from storage.outbox import NewMessage, Picture, TrackerRow
 from storage.status import LIVE, DeadlineStatus, Status
+from storage.timers import DeadlineRow
 from storage.turns import Snapshot
 
 log = logging.getLogger(__name__)
@@ -328,7 +329,12 @@ class StepEngine:
         whose channel gets that ONE post (the rules' proposal); the battle's closing words
         and ship report stay in its thread. Returns the thread's line of where its result
         went ('' when nowhere)."""
-        parent = await campaigns.get(tx, ctx.row.parent_id or 0)
+        try:  # (the cached parent when its version is still the one in the database)
+            parent: CampaignRow | None = (await self.core.load(tx, ctx.row.parent_id or 0)).row
+        except NotFound:
+            parent = None
+        except CampaignBroken:
+            parent = await campaigns.get(tx, ctx.row.parent_id or 0)
         # P-20: nothing reaches a parent from a thread its rules did not link (a linked
         # battle is started at its link, so one ended in setup never was)
         if (parent is None or parent.status == Status.ENDED or ctx.state is None
@@ -347,7 +353,7 @@ class StepEngine:
 
     async def open_step(self, tx: Tx, ctx: Ctx, fx: UnitOfWork, mail: Mail) -> None:
         """A new step: new number, a deadline, one DM panel per asked seat; the channel's
-        tracker (edited or posted by ``_flush``) says who is owed."""
+        tracker (edited or posted by ``flush``) says who is owed."""
         row = ctx.row
         row.step_no += 1
         row.step_keys = step_keys(ctx.pending)
@@ -362,15 +368,19 @@ class StepEngine:
         hours = float(timing(row.settings)["step_hours"])
         # P-18: a step that waits for a battle fought in its thread has no clock of its own
         # (the thread's deadlines keep the battle moving): no deadline, no reminders
+        opened: DeadlineRow | None = None
         if hours > 0 and not self._in_threads(ctx):
             due = fx.now + hours * 3600
             await timers.open_deadline(
                 tx, row.id, row.step_no, due, timing(row.settings)["reminders"], fx.now
             )
             deadline = self.core.at(due)
+            opened = DeadlineRow(row.id, row.step_no, due, None, DeadlineStatus.OPEN)
             if row.status == Status.PAUSED:  # a result came in from a battle's thread: the
                 await timers.pause(tx, row.id, fx.now)  # clock starts at /gm resume
-                deadline = None
+                deadline = opened = None
+        if row.status != Status.PAUSED:  # (the tracker shows it without reading it back)
+            (await fx.rows(ctx)).deadline_is(row.step_no, opened)
         name = step_name(ctx.ruleset, ctx.state, ctx.pending).name
         for req in ctx.pending:
             mail.panel(req.seat, messages.panel_line(row.name, name, req.prompt, deadline))

@@ -16,6 +16,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 STORE_TRIPS = 2
 RESOLVE_TRIPS = 5
+# A battle's end proposes its result to its parent in the same transaction: the parent's
+# version (its cached copy) and its rows are 2 more; 3 of the 7 are the war's link marks read
+# from the event log (bot/campaign/war_link.py, war_undo.py), which move to a table of their own.
+BATTLE_END_TRIPS = 7
 
 
 def _bench() -> Any:
@@ -34,14 +38,17 @@ def _bench() -> Any:
 trips = _bench()
 
 
-@pytest.mark.parametrize(("game", "steps"), [("orbits6", 80), ("ftcamp", 60), ("hrft", 40)])
-async def test_submits_stay_within_their_writer_trips(game: str, steps: int) -> None:
+@pytest.mark.parametrize(("game", "steps"), [("orbits6", 80), ("ftcamp", None), ("hrft", 40)])
+async def test_submits_stay_within_their_writer_trips(game: str, steps: int | None) -> None:
     counts = await trips.measure(game, steps)
-    assert counts.submits == steps
+    assert counts.submits == steps or steps is None
     assert counts.store.trips or game == "orbits6"  # (the demos store sealed orders)
     assert max(counts.store.trips, default=0) <= STORE_TRIPS, counts.store.trips
     assert counts.resolve.trips and max(counts.resolve.trips) <= RESOLVE_TRIPS, \
         sorted(counts.resolve.trips)[-5:]
+    assert max(counts.battle_end.trips, default=0) <= BATTLE_END_TRIPS, counts.battle_end.trips
+    if game == "ftcamp":  # (the whole game: its battles end in their threads)
+        assert counts.battle_end.trips
     # the reads are served by version (test_read_cache.py): a campaign is decoded again only
     # after another writer's change (a battle's end to its parent), not ~3 times a submit
     assert counts.loads <= counts.submits // 10, counts.loads
