@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+# Where the refusals made in this context are kept, when someone keeps them (the demo's
+# recording, read by tests: every refusal the rules gave while it played, caught or not).
+_kept: ContextVar[list[UserError] | None] = ContextVar("refusals_kept", default=None)
+
 
 class UserError(Exception):
     """A refusal: what was wrong and what is allowed. Safe to show to the user who acted."""
@@ -12,6 +20,20 @@ class UserError(Exception):
         # The ruling behind the refusal (e.g. "O-15"), as data and never in the message:
         # the handlers (cogs/refusals.py) offer it through /help rule (service-contract.md).
         self.ruling = ruling
+        kept = _kept.get()
+        if kept is not None:
+            kept.append(self)
+
+
+@contextmanager
+def refusals_kept(into: list[UserError]) -> Iterator[list[UserError]]:
+    """Every refusal made in this context (and the tasks and threads it starts) goes into
+    ``into`` as it is made, caught or not."""
+    token = _kept.set(into)
+    try:
+        yield into
+    finally:
+        _kept.reset(token)
 
 
 class RulesError(UserError):

@@ -1,16 +1,19 @@
-"""Shared fixtures: the tests-only rule set, registered for the test that asks for it."""
+"""Shared fixtures: the tests-only rule set, registered for the test that asks for it; the
+shared demos; a database migrated once per run; the demos' tests kept on one xdist worker."""
 
 from __future__ import annotations
 
 import os
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from bot.rules.base import Ruleset
 from tests.support.demos import Demos
+from tests.support.template_db import make_template
 
 # Hypothesis profiles (issue 17 item 8): "ci" runs the full example counts, and is chosen
 # when CI=true (as CI services set it); "dev", the default, runs a fifth of them for a quick
@@ -35,6 +38,28 @@ def demos(tmp_path_factory: pytest.TempPathFactory) -> Demos:
     """The run's demos, each played once and shared by the tests that read it
     (tests/support/demos.py)."""
     return Demos(tmp_path_factory.mktemp("demos"))
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty database at the newest schema, migrated once per run (once per xdist worker);
+    the ``db`` and ``db_path`` fixtures hand each test a copy (tests/support/template_db.py)."""
+    return make_template(tmp_path_factory.mktemp("template"))
+
+
+# Every test that reads a demo runs on one xdist worker, so each demo is still played once per
+# run (the ``demos`` fixture is per process); ``--dist loadgroup`` (pyproject.toml) keeps a
+# group on one worker and spreads the rest. First: xdist reads the groups in its own hook.
+DEMOS_GROUP = "demos"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if "demos" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group(DEMOS_GROUP))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

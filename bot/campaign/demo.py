@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import Any
 
 import storage
 from bot.campaign import Actor, CampaignService, OutboxMessage, Panel
-from bot.errors import InvalidInput, UserError
+from bot.errors import InvalidInput, UserError, refusals_kept
 from bot.rules import embed_limits, registry
 from bot.rules.base import GM_SEAT, Embed, Request, Ruleset, ScriptedPlayer
 from bot.rules.dice import SeededDice
@@ -79,10 +80,13 @@ class Asked:
 @dataclass
 class Recording:
     """What a demo produced, for tests to read (``run_demo(record=True)``): every message
-    sent, in order (edits included), and every panel answered, battles' included."""
+    sent, in order (edits included), every panel answered, battles' included, and every
+    refusal made while it played (``bot.errors.refusals_kept``: the rules' own, caught or
+    not, the service's too)."""
 
     sent: list[OutboxMessage] = field(default_factory=list)
     asked: list[Asked] = field(default_factory=list)
+    refusals: list[UserError] = field(default_factory=list)
 
 
 @dataclass
@@ -624,7 +628,9 @@ async def run_demo(
                         pace=pace, recording=Recording() if record else None)
     user_names = {GM_USER_ID + 1 + i: n for i, n in enumerate(names)} | {GM_USER_ID: "GM"}
     transcript = Transcript(folder, result, user_names)
-    with tempfile.TemporaryDirectory(prefix="admiralty-demo-") as tmp:
+    kept = result.recording.refusals if result.recording is not None else None
+    with (tempfile.TemporaryDirectory(prefix="admiralty-demo-") as tmp,
+          refusals_kept(kept) if kept is not None else nullcontext()):
         db = await storage.open_database(Path(tmp) / "demo.db")
         try:
             # The seed is pinned (the bot draws a secret one) so the same seed replays the game.

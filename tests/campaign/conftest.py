@@ -15,6 +15,7 @@ from bot.rules.base import Embed, Ruleset
 from storage import Database, open_database
 from storage import outbox as outbox_repo
 from storage.outbox import OutboxRow
+from tests.support.template_db import copy_of
 
 GUILD = 500
 CHANNEL = 600
@@ -51,8 +52,9 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest_asyncio.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(db_path)
+async def db(db_path: Path, migrated_template: Path) -> AsyncIterator[Database]:
+    # a copy of the run's migrated database, opened as a bot opens it on a restart
+    database = await open_database(copy_of(migrated_template, db_path))
     yield database
     await database.close()
 

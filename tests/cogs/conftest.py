@@ -18,6 +18,7 @@ from bot.errors import UserError
 from bot.rules.base import Ruleset
 from bot.rules.dice import ScriptedDice
 from tests.cogs.simworld import World
+from tests.support.template_db import copy_of
 
 ROLL_DICE = [5, 2, 6, 1, 3, 4] * 4  # what /roll draws, in order
 # simcord settles after each action by polling, every ``idle`` seconds (50 ms), while a timer
@@ -59,8 +60,10 @@ async def close_databases(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "admiralty.db"
+def db_path(tmp_path: Path, migrated_template: Path) -> Path:
+    """Where the bot keeps its database: a copy of the run's migrated one, so the bot starts
+    as on a restart, without migrating a new file for each test."""
+    return copy_of(migrated_template, tmp_path / "admiralty.db")
 
 
 @pytest.fixture

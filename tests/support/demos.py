@@ -7,14 +7,14 @@ its arguments as ``python -m bot demo`` would play them, and hands every later t
 ``Played``: the result, its transcript folder and its recording. Tests only read it.
 
 What a test reads comes from the demo's own recording (``run_demo(record=True)``: every
-message sent, every panel answered with its state), not from patching the service, plus the
-two things only the process can tell: every refusal made while it played (the rules' refusals
-name their ruling, P-32) and every event the rules and the service produced (``events``).
+message sent, every panel answered with its state, every refusal made while it played: the
+rules' refusals name their ruling, P-32), not from patching the service, plus one thing only
+the step engine can tell: every event the rules and the service produced (``events``), with
+its embed (the event log keeps an embed's text only).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,7 +24,7 @@ from typing import Any
 from bot.campaign import demo
 from bot.campaign.demo import DemoResult, Recording
 from bot.campaign.models import OutboxMessage
-from bot.errors import RulesError, UserError
+from bot.errors import RulesError, UserError, refusals_kept
 from bot.rules import registry
 from bot.rules.base import Event
 
@@ -43,13 +43,18 @@ class Played:
 
     result: DemoResult
     folder: Path
-    refusals: list[UserError] = field(default_factory=list)
     events: list[Routed] = field(default_factory=list)
 
     @property
     def recording(self) -> Recording:
         assert self.result.recording is not None
         return self.result.recording
+
+    @property
+    def refusals(self) -> list[UserError]:
+        """The refusals the rules gave while the demo played (the recording keeps every
+        refusal made, the service's own too)."""
+        return [e for e in self.recording.refusals if _by_the_rules(e)]
 
     @property
     def sent(self) -> list[OutboxMessage]:
@@ -76,26 +81,24 @@ def _key(ruleset: str, seed: int, players: int | None, options: dict[str, str] |
     return (ruleset, seed, seats, tuple(sorted(merged.items())), tuple(sorted(absent)), pace)
 
 
+def _by_the_rules(error: UserError) -> bool:
+    """A RulesError, or another refusal raised by the rule sets' own code (bot/rules: a turn
+    out of order, a step that is over): where it was raised is the innermost frame of its
+    traceback."""
+    if isinstance(error, RulesError):
+        return True
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and f"{Path('bot') / 'rules'}" in tb.tb_frame.f_code.co_filename
+
+
 @contextmanager
 def refusals_made(made: list[UserError]) -> Iterator[None]:
-    """Every RulesError made while the demo plays, caught or not, and every other refusal
-    made by the rule sets' own code (bot/rules: a turn out of order, a step that is over)."""
-    original = UserError.__init__
-
-    def record(self: UserError, message: str, *, ruling: str | None = None) -> None:
-        original(self, message, ruling=ruling)
-        frame = sys._getframe(1)
-        while frame is not None and frame.f_code.co_filename.endswith("errors.py"):
-            frame = frame.f_back
-        where = frame.f_code.co_filename if frame is not None else ""
-        if isinstance(self, RulesError) or f"{Path('bot') / 'rules'}" in where:
-            made.append(self)
-
-    UserError.__init__ = record  # type: ignore[method-assign]
-    try:
+    """Every refusal made while the block runs, caught or not, as ``bot.errors`` keeps them
+    (for a test that calls the rules itself; a demo's are in its recording)."""
+    with refusals_kept(made):
         yield
-    finally:
-        UserError.__init__ = original  # type: ignore[method-assign]
 
 
 @contextmanager
@@ -136,11 +139,10 @@ class Demos:
         key = _key(ruleset, seed, players, options, absent, pace)
         if key not in self._played:
             folder = self.root / f"{len(self._played):02d}-{ruleset}-seed{seed}"
-            refusals: list[UserError] = []
             events: list[Routed] = []
-            with refusals_made(refusals), _events_routed(events):
+            with _events_routed(events):
                 result = await demo.run_demo(ruleset, folder, seed=seed, players=players,
                                              options=options, absent=absent, pace=pace,
                                              record=True)
-            self._played[key] = Played(result, folder, refusals, events)
+            self._played[key] = Played(result, folder, events)
         return self._played[key]
