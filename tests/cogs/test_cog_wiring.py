@@ -39,7 +39,7 @@ def test_the_bot_declares_what_the_cogs_and_items_read(tmp_path: Path) -> None:
     from bot.client import AdmiraltyBot
 
     bot = AdmiraltyBot(tmp_path / "x.db")
-    assert bot.loops is None and bot.last_rulings == {} and bot.roll_dice is not None
+    assert bot.loops is None and len(bot.last_rulings) == 0 and bot.roll_dice is not None
 
 
 def test_one_answer_branch_and_one_apology() -> None:
