@@ -3,8 +3,9 @@ its write transaction, so nothing else writes meanwhile) and kept true by the in
 writes, which are queued (no trip each). Issue 17 item 9: a submit that only stores an
 order costs two trips (this read, the COMMIT), not one per question.
 
-The rows: each seat's missed deadlines, away flag and notes (storage/missed.py, 004, 009),
-the step tracker (storage/outbox.py, 004), the channel's last post, the open step's deadline
+The rows: whether it fights a battle in a thread (battle_links, 010), each seat's missed
+deadlines, away flag and notes (storage/missed.py, 004, 009), the step tracker
+(storage/outbox.py, 004), the channel's last post, the open step's deadline
 (storage/timers.py), and each seat's DM panel message (storage/panels.py, 006) with the state
 of its first post and whether it is still the latest DM of its holder. The statements are
 those of these modules, written here without the reads they make there."""
@@ -46,6 +47,7 @@ class _Read:
     last_post: int | None
     deadline: DeadlineRow | None
     panels: dict[int, _Panel]
+    fights_battles: bool  # it has a battle_links row (010): a battle fought in a thread
 
 
 def _notes(text: str | None) -> tuple[str, ...]:
@@ -80,7 +82,10 @@ def _fetch(campaign_id: int, channel_id: int | None,
             record = PanelMessage(campaign_id, r["seat"], r["user_id"], r["outbox_id"],
                                   r["step_no"], r["active_at"], r["notified_at"])
             panels[record.seat] = _Panel(record, r["post_status"], bool(r["latest"]))
-        return _Read(missed, tracker, last[0] if last is not None else None, deadline, panels)
+        battles = conn.execute("SELECT EXISTS (SELECT 1 FROM battle_links WHERE parent_id = ?)",
+                               (campaign_id,)).fetchone()[0]
+        return _Read(missed, tracker, last[0] if last is not None else None, deadline, panels,
+                     bool(battles))
 
     return fetch
 
@@ -94,6 +99,11 @@ class CampaignRows:
         self._read = read
         self._step_no = step_no
         self._deadlines_written = tx.writes_to("deadlines")
+
+    def fights_battles(self) -> bool:
+        """Whether the campaign has a battle fought in a thread (a ``battle_links`` row, read
+        with the rest or written in this transaction): only then is the war asked."""
+        return self._read.fights_battles or self._tx.writes_to("battle_links") > 0
 
     # ------------------------------------------------------------ missed deadlines
 

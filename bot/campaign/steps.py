@@ -268,7 +268,9 @@ class StepEngine:
         ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
         ctx.row.state = ctx.state.model_dump(mode="json")
         fx.save = "state"
-        war = self.war if ctx.ruleset.takes_battle_results else None
+        # the war is asked only for a campaign with a battle in a thread (issue 17 item 1)
+        war = (self.war if ctx.ruleset.takes_battle_results
+               and (await fx.rows(ctx)).fights_battles() else None)
         events = outcome.events if outcome.finished or war is None else [
             *outcome.events, *await war.owed_results(tx, ctx, fx)]  # P-13, P-14
         self._route(ctx, fx, events, mail, reveal=reveal, finished=outcome.finished)
