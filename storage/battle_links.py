@@ -65,6 +65,9 @@ def _row(r: Row) -> BattleLinkRow:
     )
 
 
+_LOCAL = "battle_links"  # (Tx.local: one ParentLinks per parent and transaction)
+
+
 async def of_parent(db: Reader, parent_id: int) -> list[BattleLinkRow]:
     """Every battle thread of ``parent_id``, by child id."""
     rows = await db.fetchall(
@@ -113,6 +116,18 @@ class ParentLinks:
     @classmethod
     async def load(cls, db: Reader, parent_id: int) -> ParentLinks:
         return cls(parent_id, await of_parent(db, parent_id))
+
+    @classmethod
+    async def of(cls, tx: Tx, parent_id: int) -> ParentLinks:
+        """The parent's rows in this transaction: read once (one trip), then the same object
+        for every later use in it (a battle's end reads them for its result, the change it
+        makes and the kept links: one trip, not three). Every write of the table goes
+        through this object (``save``), so it stays true."""
+        known: dict[int, ParentLinks] = tx.local.setdefault(_LOCAL, {})
+        found = known.get(parent_id)
+        if found is None:
+            found = known[parent_id] = await cls.load(tx, parent_id)
+        return found
 
     def get(self, child_id: int) -> BattleLinkRow | None:
         return self._rows.get(child_id)

@@ -199,7 +199,7 @@ class WarListener:
         is asked to confirm or edit it), written in this same transaction. True when the
         parent or its GM heard of it (P-15: the proposal is the parent's one post)."""
         pctx = await self._load(tx, parent.id)
-        links = await ParentLinks.load(tx, parent.id)
+        links = await ParentLinks.of(tx, parent.id)
         if war_link.dropped(links, ctx.row):  # P-14: an undo unlinked it
             self._gm_note(fx, pctx, war_link.gone_text(pctx, ctx.row, ended=True))
             return True
@@ -232,7 +232,7 @@ class WarListener:
         transaction. (Read after the change: applying it may settle kept links.)"""
         pfx = fx.also(pctx)  # (the same list of effects: one order)
         await self._apply(tx, pctx, pfx, outcome, closes_step=False, answered=None)
-        links = await ParentLinks.load(tx, pctx.row.id)
+        links = await ParentLinks.of(tx, pctx.row.id)
         pfx.events.append(record(links))
         await event_log.append(tx, pctx.row.id, pfx.events)
         await links.save(tx)

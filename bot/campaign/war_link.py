@@ -178,7 +178,7 @@ class LinkUndo:
         """P-14 then P-13: the battles still fought are linked first, so a result proposed
         again names its thread. (A dropped link is a battle still fought: it has no result
         for P-13 to propose.) The parent's rows are read once and saved once."""
-        links = await ParentLinks.load(tx, ctx.row.id)
+        links = await ParentLinks.of(tx, ctx.row.id)
         lines = self._link_lines(ctx, await self._settle_links(tx, ctx, fx, links, undone))
         lines += await self.results.results_after_undo(tx, ctx, fx, undone, links)
         await links.save(tx)
@@ -189,7 +189,7 @@ class LinkUndo:
         results (P-13); one read of the parent's rows, one write when any changed."""
         if ctx.row.status not in war_undo.LIVE:
             return []  # (both parts would pass: no read)
-        links = await ParentLinks.load(tx, ctx.row.id)
+        links = await ParentLinks.of(tx, ctx.row.id)
         settled = await self._settle_links(tx, ctx, fx, links, None)
         events = [e for s in settled for e in s.events]
         events += await self.results.owed_results(tx, ctx, fx, links)

@@ -16,10 +16,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 STORE_TRIPS = 2
 RESOLVE_TRIPS = 5
-# A battle's end proposes its result to its parent in the same transaction: the parent's
-# version (its cached copy) and its rows are 2 more; 3 of the 7 are the war's link marks read
-# from the event log (bot/campaign/war_link.py, war_undo.py), which move to a table of their own.
-BATTLE_END_TRIPS = 7
+# A battle's end proposes its result to its parent in the same transaction: the battle's rows,
+# the parent's version (its cached copy), its battle_links rows (read once per transaction,
+# ParentLinks.of) and its other rows, then the COMMIT: 5, as any resolution.
+BATTLE_END_TRIPS = 5
 
 
 def _bench() -> Any:
