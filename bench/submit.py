@@ -25,6 +25,10 @@ Service and reference rounds alternate; min, median and the ratio service/refere
 Then under load, on a fresh copy with ``--campaigns`` campaigns: a burst (every input of
 every campaign at once) and a paced run (offered at 100 submissions/s); p50/p99 of the
 resolving submits, next to the replay of the same transactions under the same schedule.
+Where the step has inputs that are only stored (a sealed step's answers before the last),
+a burst of those alone: the service's throughput, and its ratio to the replay of the same
+transactions back to back and to raw stores (one transaction of one submission upsert per
+input, back to back; issue 9's target: a ratio to raw of about 0.2).
 Target (issue 9): resolving submits p99 <= 50 ms on every real rule set at 100/s offered.
 """
 
@@ -52,7 +56,7 @@ from bot.campaign import Actor, CampaignService
 from bot.campaign.demo import VirtualClock
 from bot.rules import registry
 from bot.rules.dice import SeededDice
-from storage import open_database
+from storage import open_database, turns
 
 PACED_RATE = 100.0
 TARGET_P99 = 0.050
@@ -140,6 +144,56 @@ class Bench:
             await db.close()
         return ([t for k, t in times.items() if k in resolved],
                 [t for k, t in times.items() if k not in resolved])
+
+    async def raw_stores(self, keys: list[Any]) -> float:
+        """The raw reference of a stored input: one transaction of one upsert of the
+        submission row (what a store was before issue 9's features), back to back; wall time."""
+        db = await open_database(self._copy())
+        try:
+            gc.collect()
+            began = time.perf_counter()
+            for cid, i in keys:
+                move = self.point.moves[i]
+                async with db.transaction() as tx:
+                    await turns.put_submission(tx, cid, self.point.step_no, move.seat,
+                                               move.actor.user_id, move.action, 0.0)
+            return time.perf_counter() - began
+        finally:
+            await db.close()
+
+    async def stored_burst(self) -> tuple[float, float, float, int]:
+        """Every stored (not resolving) input of every campaign offered at once: (the
+        service's wall time, the replay's of the same transactions back to back, the raw
+        stores', count)."""
+        db, service = await self._service(self._copy())
+        keys = [(cid, i) for cid in self.ids for i in range(len(self.point.moves) - 1)]
+        times: dict[Any, float] = {}
+        resolved: set[Any] = set()
+        try:
+            with Recorder() as rec:
+                await self._warm(service, self.ids)
+                gc.collect()
+                began = time.perf_counter()
+                await asyncio.gather(*(self._submit(service, cid, i, times, resolved)
+                                       for cid, i in keys))
+                wall = time.perf_counter() - began
+        finally:
+            await db.close()
+        if resolved:
+            raise RuntimeError("an input of the stored burst resolved its step")
+        db = await open_database(self._copy())
+        try:
+            mine = set(keys)
+            await replay(db, [g for g in rec.groups if g.sample not in mine])  # the warm-up
+            gc.collect()
+            began = time.perf_counter()
+            done = await replay(db, [g for g in rec.groups if g.sample in mine])
+            ref = time.perf_counter() - began
+        finally:
+            await db.close()
+        if done.diverged:
+            raise RuntimeError(f"replay diverged from the service ({done.diverged} row ids)")
+        return wall, ref, await self.raw_stores(keys), len(keys)
 
     async def profile_round(self, cid: int, top: int) -> str:
         """cProfile of one resolving submit (its step's other inputs go first, unprofiled):
@@ -282,6 +336,20 @@ async def run(name: str, scn: Scenario, args: argparse.Namespace, tmp: Path) -> 
     if other:
         lines.append(f"  {name} other inputs of the step (stored, not resolving): "
                      f"median {pct(other, 0.5) * 1000:.1f} ms")
+    if len(point.moves) > 1:  # inputs that are stored, not resolved: their burst
+        walls, refs, raws = [], [], []
+        for _ in range(args.repeats):
+            wall, ref, raw, count = await bench.stored_burst()
+            walls.append(wall)
+            refs.append(ref)
+            raws.append(raw)
+        best, typical = min(walls), statistics.median(walls)
+        lines.append(f"  {name} burst of stored inputs (not resolving), service: "
+                     f"{count / best:,.0f}/s best, {count / typical:,.0f}/s median ({count} "
+                     f"inputs, n={len(walls)}); writer replay {count / min(refs):,.0f}/s, raw "
+                     f"store {count / min(raws):,.0f}/s best; throughput ratio to the replay "
+                     f"{min(refs) / best:.2f}x, to raw {min(raws) / best:.2f}x best "
+                     f"({statistics.median(raws) / typical:.2f}x median)")
     for label, rate in (("burst", None), (f"paced {PACED_RATE:.0f}/s", PACED_RATE)):
         ours, ref = await bench.load(rate)
         lines.append(latency_line(f"  {name} {label} resolving, service", ours)
