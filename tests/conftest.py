@@ -1,5 +1,5 @@
 """Shared fixtures: the tests-only rule set, registered for the test that asks for it; the
-shared demos; a database migrated once per run; the demos' tests kept on one xdist worker."""
+shared demos; a database migrated once per run."""
 
 from __future__ import annotations
 
@@ -36,8 +36,13 @@ def guess_rules() -> Ruleset:
 @pytest.fixture(scope="session")
 def demos(tmp_path_factory: pytest.TempPathFactory) -> Demos:
     """The run's demos, each played once and shared by the tests that read it
-    (tests/support/demos.py)."""
-    return Demos(tmp_path_factory.mktemp("demos"))
+    (tests/support/demos.py): under xdist, in the folder all the workers share."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's own folder; each worker's is popen-gwN inside it
+    root = base / "demos"
+    root.mkdir(exist_ok=True)
+    return Demos(root)
 
 
 @pytest.fixture(scope="session")
@@ -45,21 +50,6 @@ def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An empty database at the newest schema, migrated once per run (once per xdist worker);
     the ``db`` and ``db_path`` fixtures hand each test a copy (tests/support/template_db.py)."""
     return make_template(tmp_path_factory.mktemp("template"))
-
-
-# Every test that reads a demo runs on one xdist worker, so each demo is still played once per
-# run (the ``demos`` fixture is per process); ``--dist loadgroup`` (pyproject.toml) keeps a
-# group on one worker and spreads the rest. First: xdist reads the groups in its own hook.
-DEMOS_GROUP = "demos"
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        if "demos" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group(DEMOS_GROUP))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

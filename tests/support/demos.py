@@ -15,6 +15,9 @@ its embed (the event log keeps an embed's text only).
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -52,9 +55,9 @@ class Played:
 
     @property
     def refusals(self) -> list[UserError]:
-        """The refusals the rules gave while the demo played (the recording keeps every
-        refusal made, the service's own too)."""
-        return [e for e in self.recording.refusals if _by_the_rules(e)]
+        """The refusals the rules gave while the demo played (of every refusal made, as the
+        recording kept them)."""
+        return self.recording.refusals
 
     @property
     def sent(self) -> list[OutboxMessage]:
@@ -123,7 +126,12 @@ def _events_routed(routed: list[Routed]) -> Iterator[None]:
 
 
 class Demos:
-    """The demos of one test run, each played once, in folders under ``root``."""
+    """The demos of one test run, each played once, in folders under ``root``.
+
+    Under pytest-xdist every worker has its own ``Demos`` on the same ``root``: the first
+    worker to ask for a demo plays it, holding that demo's lock file, and leaves it there
+    pickled; a worker that asks while it plays waits for the lock, then reads the pickle.
+    So a demo is played once per run, whichever workers its tests land on."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -138,11 +146,41 @@ class Demos:
         too)."""
         key = _key(ruleset, seed, players, options, absent, pace)
         if key not in self._played:
-            folder = self.root / f"{len(self._played):02d}-{ruleset}-seed{seed}"
-            events: list[Routed] = []
-            with _events_routed(events):
-                result = await demo.run_demo(ruleset, folder, seed=seed, players=players,
-                                             options=options, absent=absent, pace=pace,
-                                             record=True)
-            self._played[key] = Played(result, folder, events)
+            name = f"{ruleset}-seed{seed}-{hashlib.sha256(repr(key).encode()).hexdigest()[:12]}"
+            kept = self.root / f"{name}.pickle"
+            with _locked(self.root / f"{name}.lock"):
+                if kept.exists():
+                    played = pickle.loads(kept.read_bytes())
+                else:
+                    played = await _play(self.root / name, key)
+                    part = kept.with_suffix(".part")
+                    part.write_bytes(pickle.dumps(played))
+                    part.replace(kept)
+            self._played[key] = played
         return self._played[key]
+
+
+async def _play(folder: Path, key: Key) -> Played:
+    ruleset, seed, players, options, absent, pace = key
+    events: list[Routed] = []
+    with _events_routed(events):
+        result = await demo.run_demo(ruleset, folder, seed=seed, players=players,
+                                     options=dict(options), absent=set(absent), pace=pace,
+                                     record=True)
+    recording = result.recording
+    assert recording is not None
+    # the rules' refusals, without the frames their tracebacks hold (not to be pickled)
+    recording.refusals = [e.with_traceback(None) for e in recording.refusals
+                          if _by_the_rules(e)]
+    return Played(result, folder, events)
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` (created), held by one process at a time."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
