@@ -25,7 +25,7 @@ import storage
 from bot.campaign import Actor, CampaignService, OutboxMessage, Panel
 from bot.errors import InvalidInput, UserError, refusals_kept
 from bot.rules import embed_limits, registry
-from bot.rules.base import GM_SEAT, Embed, Request, Ruleset, ScriptedPlayer
+from bot.rules.base import GM_SEAT, Embed, Event, Request, Ruleset, ScriptedPlayer
 from bot.rules.dice import SeededDice
 from bot.rules.words import plural
 from storage import campaigns as campaign_rows
@@ -78,15 +78,28 @@ class Asked:
 
 
 @dataclass
+class Routed:
+    """An event as the step engine filed it: of a campaign, or (``battle``) of a battle."""
+
+    event: Event
+    battle: bool
+
+
+@dataclass
 class Recording:
     """What a demo produced, for tests to read (``run_demo(record=True)``): every message
-    sent, in order (edits included), every panel answered, battles' included, and every
-    refusal made while it played (``bot.errors.refusals_kept``: the rules' own, caught or
-    not, the service's too)."""
+    sent, in order (edits included), every panel answered, battles' included, every refusal
+    made while it played (``bot.errors.refusals_kept``: the rules' own, caught or not, the
+    service's too) and every event the step engine filed (its witness), embeds included."""
 
     sent: list[OutboxMessage] = field(default_factory=list)
     asked: list[Asked] = field(default_factory=list)
     refusals: list[UserError] = field(default_factory=list)
+    events: list[Routed] = field(default_factory=list)  # every event filed, in order
+
+    def witness(self, is_battle: bool, events: list[Event]) -> None:
+        """The step engine's witness (``StepEngine.witness``): keeps each event it files."""
+        self.events.extend(Routed(ev, is_battle) for ev in events)
 
 
 @dataclass
@@ -634,7 +647,9 @@ async def run_demo(
         db = await storage.open_database(Path(tmp) / "demo.db")
         try:
             # The seed is pinned (the bot draws a secret one) so the same seed replays the game.
-            service = CampaignService(db, clock=clock, seed_source=lambda: seed)
+            service = CampaignService(db, clock=clock, seed_source=lambda: seed,
+                                      witness=result.recording.witness
+                                      if result.recording is not None else None)
             runner = DemoRunner(service, db, ruleset, clock, seed)
             runner.absent = set(absent)
             runner.pace = pace

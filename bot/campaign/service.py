@@ -41,7 +41,7 @@ from bot.campaign.outbox import Outbox, RetryPolicy
 from bot.campaign.panel_delivery import DEFAULT_PANEL_IDLE_MINUTES, PanelDelivery
 from bot.campaign.ruleset_features import RulesetFeatures
 from bot.campaign.scheduler import Scheduler
-from bot.campaign.steps import StepEngine
+from bot.campaign.steps import EventWitness, StepEngine
 from bot.campaign.submissions import Submissions
 from bot.campaign.war import War, WarListener
 from bot.campaign.war_link import LinkUndo
@@ -78,6 +78,7 @@ class CampaignService:
         cache_campaigns: int = DEFAULT_CACHE_CAMPAIGNS,
         panel_idle_minutes: float = DEFAULT_PANEL_IDLE_MINUTES,
         outbox_policy: RetryPolicy | None = None,
+        witness: EventWitness | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -91,7 +92,8 @@ class CampaignService:
             undo_depth=undo_depth,
             cache_campaigns=cache_campaigns,
         )
-        self.engine = engine = StepEngine(core, PanelDelivery(db, panel_idle_minutes))
+        self.engine = engine = StepEngine(core, PanelDelivery(db, panel_idle_minutes),
+                                           witness=witness)
         # refuses new intents once the bot stops, and lets it wait for those under way (P-38)
         self.intents = core.intents
         self.outbox = Outbox(db, clock, wake, core.cache, outbox_policy)

@@ -175,6 +175,11 @@ class WarHooks(Protocol):
         ...
 
 
+# Told every event the engine files, every audience, in order, and whether its campaign is
+# a battle (``is_battle``, events): what a demo records for its readers (bot/campaign/demo.py).
+EventWitness = Callable[[bool, list[Event]], None]
+
+
 class StepEngine:
     """Runs the rules and turns their outcome into state, events and messages, over
     ``core`` (loading, locks, one transaction per intent); a seat's DMs go out through
@@ -182,10 +187,11 @@ class StepEngine:
     battles (None: no war code runs at all; the service sets it once the war is built)."""
 
     def __init__(self, core: ServiceCore, delivery: PanelDelivery,
-                 war: WarHooks | None = None) -> None:
+                 war: WarHooks | None = None, witness: EventWitness | None = None) -> None:
         self.core = core
         self.delivery = delivery
         self.war = war
+        self.witness = witness  # the demo's recording of every event (run_demo(record=True))
 
     async def resolve_sealed(
         self, tx: Tx, ctx: Ctx, fx: UnitOfWork, *, drafted: set[int] | None = None,
@@ -425,6 +431,8 @@ class StepEngine:
         reveals a sealed step, it is a list or report (several lines), or it is the closing
         word of the game; routine one-liners (passes, draws, automatic phases) are lines of
         the tracker. A rule set overrides that per event with ``Event.post``."""
+        if self.witness is not None:
+            self.witness(ctx.row.parent_id is not None, events)
         public = [e for e in events if e.audience.kind == "public"]
         closing = public[-1] if finished and public else None
         for ev in events:

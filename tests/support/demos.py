@@ -8,9 +8,8 @@ its arguments as ``python -m bot demo`` would play them, and hands every later t
 
 What a test reads comes from the demo's own recording (``run_demo(record=True)``: every
 message sent, every panel answered with its state, every refusal made while it played: the
-rules' refusals name their ruling, P-32), not from patching the service, plus one thing only
-the step engine can tell: every event the rules and the service produced (``events``), with
-its embed (the event log keeps an embed's text only).
+rules' refusals name their ruling, P-32, and every event the rules and the service produced,
+with its embed, as the step engine's witness saw it), never from patching the service.
 """
 
 from __future__ import annotations
@@ -20,24 +19,14 @@ import hashlib
 import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from bot.campaign import demo
-from bot.campaign.demo import DemoResult, Recording
+from bot.campaign.demo import DemoResult, Recording, Routed
 from bot.campaign.models import OutboxMessage
 from bot.errors import RulesError, UserError, refusals_kept
 from bot.rules import registry
-from bot.rules.base import Event
-
-
-@dataclass
-class Routed:
-    """An event as the step engine filed it: of a campaign, or (``battle``) of a battle."""
-
-    event: Event
-    battle: bool
 
 
 @dataclass
@@ -46,7 +35,11 @@ class Played:
 
     result: DemoResult
     folder: Path
-    events: list[Routed] = field(default_factory=list)
+
+    @property
+    def events(self) -> list[Routed]:
+        """Every event the step engine filed while it played (its witness), in order."""
+        return self.recording.events
 
     @property
     def recording(self) -> Recording:
@@ -104,27 +97,6 @@ def refusals_made(made: list[UserError]) -> Iterator[None]:
         yield
 
 
-@contextmanager
-def _events_routed(routed: list[Routed]) -> Iterator[None]:
-    """Every event the step engine files (the rules' and the service's own, every audience):
-    the one place the suite taps the engine, so a refactor of it is mended here alone."""
-    from bot.campaign.steps import StepEngine
-
-    route = StepEngine._route
-
-    def recording(self: StepEngine, ctx: Any, fx: Any, events: list[Event], *a: Any,
-                  **kw: Any) -> None:
-        battle = ctx.row.parent_id is not None
-        routed.extend(Routed(ev, battle) for ev in events)
-        route(self, ctx, fx, events, *a, **kw)
-
-    StepEngine._route = recording  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        StepEngine._route = route  # type: ignore[method-assign]
-
-
 class Demos:
     """The demos of one test run, each played once, in folders under ``root``.
 
@@ -162,17 +134,15 @@ class Demos:
 
 async def _play(folder: Path, key: Key) -> Played:
     ruleset, seed, players, options, absent, pace = key
-    events: list[Routed] = []
-    with _events_routed(events):
-        result = await demo.run_demo(ruleset, folder, seed=seed, players=players,
-                                     options=dict(options), absent=set(absent), pace=pace,
-                                     record=True)
+    result = await demo.run_demo(ruleset, folder, seed=seed, players=players,
+                                 options=dict(options), absent=set(absent), pace=pace,
+                                 record=True)
     recording = result.recording
     assert recording is not None
     # the rules' refusals, without the frames their tracebacks hold (not to be pickled)
     recording.refusals = [e.with_traceback(None) for e in recording.refusals
                           if _by_the_rules(e)]
-    return Played(result, folder, events)
+    return Played(result, folder)
 
 
 @contextmanager
