@@ -267,6 +267,7 @@ class StepEngine:
             mail.acted |= {s for s in ctx.submitted}
         ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
         ctx.row.state = ctx.state.model_dump(mode="json")
+        ctx.row.encoded = (ctx.row.state, ctx.state.model_dump_json())  # (saved as is)
         fx.save = "state"
         # the war is asked only for a campaign with a battle in a thread (issue 17 item 1)
         war = (self.war if ctx.ruleset.takes_battle_results
