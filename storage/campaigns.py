@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 from storage.db import Row, Tx
@@ -16,6 +16,13 @@ class Reader(Protocol):
     async def fetchall(self, sql: str, params: Any = ()) -> list[Row]: ...
 
     async def fetchone(self, sql: str, params: Any = ()) -> Row | None: ...
+
+
+def encode_state(state: dict[str, Any]) -> str:
+    """The state column's text: compact JSON, byte for byte what pydantic's
+    ``model_dump_json`` writes for the same state (tests/storage/test_state_text.py), so a state
+    encoded from its model (``CampaignRow.encoded``) and one encoded from its dict read the same."""
+    return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
 
 
 class StaleVersion(RuntimeError):
@@ -70,6 +77,18 @@ class CampaignRow(CampaignHead):
     version: int
     created_at: float
     updated_at: float
+    # ``state`` and its text, when the service encoded that very dict from its model (issue 17
+    # item 9: one encode of a new state, in Rust, instead of a dict walk then json.dumps); a
+    # new dict put in ``state`` is encoded again, never saved with another's text
+    encoded: tuple[dict[str, Any], str] | None = field(default=None, repr=False, compare=False)
+
+    def state_text(self) -> str | None:
+        """The state column's text for ``state``."""
+        if self.state is None:
+            return None
+        if self.encoded is not None and self.encoded[0] is self.state:
+            return self.encoded[1]
+        return encode_state(self.state)
 
     @classmethod
     def from_row(cls, row: Row) -> CampaignRow:
@@ -168,7 +187,7 @@ async def save(tx: Tx, row: CampaignRow, now: float, *, state_changed: bool = Tr
     ]
     if state_changed:
         sets += ", state = ?"
-        params.append(json.dumps(row.state) if row.state is not None else None)
+        params.append(row.state_text())
     await tx.execute(
         f"UPDATE campaigns SET {sets} WHERE id = ? AND version = ?",
         (*params, row.id, row.version),

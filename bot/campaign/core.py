@@ -280,11 +280,20 @@ class ServiceCore:
         )
 
     async def mutate(
-        self, campaign_id: int, fn: Callable[[Tx, Ctx, UnitOfWork], Awaitable[T]]
+        self, campaign_id: int, fn: Callable[[Tx, Ctx, UnitOfWork], Awaitable[T]],
+        *, prepare: Callable[[Ctx], None] | None = None,
     ) -> T:
         """Runs ``fn`` on the campaign under its lock, in one transaction with everything it
-        writes (its unit of work: events, outbox, the version-checked campaign row)."""
+        writes (its unit of work: events, outbox, the version-checked campaign row).
+
+        ``prepare``: the rules' pure work on the cached committed campaign, run under the
+        campaign's lock but before the database's write lock, so other campaigns' writes go
+        on meanwhile (issue 17 item 9); ``fn`` uses what it found only while it is given that
+        very ``Ctx`` at that version, and works it out again otherwise."""
         async with self.intents.intent(), self.locks.hold(campaign_id):
+            cached_ctx = self.cache.get(campaign_id)
+            if prepare is not None and cached_ctx is not None:
+                prepare(cached_ctx)
             for attempt in range(1, INTENT_TRIES + 1):
                 cached = campaign_id in self.cache
                 try:

@@ -158,6 +158,55 @@ def _said_as_default(events: list[Event], seat: int, name: str, drafted: bool,
     return True
 
 
+@dataclass
+class Resolved:
+    """A sealed step's resolution worked out on the committed campaign before the write lock
+    (issue 17 item 9): the rules' outcome for all the step's submissions, and what ``apply``
+    derives from it alone. Used only for that very ``ctx`` while nothing in it changed."""
+
+    ctx: Ctx
+    version: int
+    resolution_no: int
+    state: Any  # the campaign's state it was worked out from (its identity)
+    pending: list[Request]
+    submitted: dict[int, dict[str, Any]]
+    outcome: Outcome
+    new_state: Any
+    dump: dict[str, Any]
+    text: str
+    new_pending: list[Request] | None  # None: finished
+
+    @classmethod
+    def of(cls, core: ServiceCore, ctx: Ctx, submitted: dict[int, dict[str, Any]]
+           ) -> Resolved | None:
+        """The resolution the step's last submission makes, as ``resolve_sealed`` would work
+        it out with ``submitted`` stored (the same actions, dice and nobody defaulted); None
+        when some sealed seat has not submitted."""
+        actions: dict[int, dict[str, Any]] = {}  # (in resolve_sealed's order)
+        for req in ctx.pending:
+            if req.kind == "sealed":
+                action = submitted.get(req.seat)
+                if not action:
+                    return None  # (a seat not in yet, or a default to say)
+                actions[req.seat] = action
+        if not actions:
+            return None
+        dice = core.dice(ctx, str(ctx.row.resolution_no + 1))
+        outcome = ctx.ruleset.resolve_with_defaults(ctx.state, actions, dice, frozenset())
+        state = ctx.ruleset.state_model.model_validate(outcome.state)
+        return cls(ctx=ctx, version=ctx.row.version, resolution_no=ctx.row.resolution_no,
+                   state=ctx.state, pending=ctx.pending, submitted=dict(submitted),
+                   outcome=outcome, new_state=state,
+                   dump=state.model_dump(mode="json"), text=state.model_dump_json(),
+                   new_pending=None if outcome.finished else ctx.ruleset.pending(state))
+
+    def holds_for(self, ctx: Ctx) -> bool:
+        """``ctx`` is the campaign it was worked out from, unchanged since."""
+        return (ctx is self.ctx and ctx.row.version == self.version
+                and ctx.row.resolution_no == self.resolution_no and ctx.state is self.state
+                and ctx.pending is self.pending and ctx.submitted == self.submitted)
+
+
 class WarHooks(Protocol):
     """What the step engine tells the war (``bot.campaign.war.WarListener``), called only
     for campaigns that have battles: a parent whose rules take battle results, a battle
@@ -196,11 +245,14 @@ class StepEngine:
     async def resolve_sealed(
         self, tx: Tx, ctx: Ctx, fx: UnitOfWork, *, drafted: set[int] | None = None,
         taken: list[Taken] | None = None, away: frozenset[int] = frozenset(),
+        resolved: Resolved | None = None,
     ) -> None:
         """Resolves the open sealed step with the stored submissions and defaults; the
         tracker says who missed the deadline, and the reveal marks the defaults: the rule
         set's ``resolve_with_defaults`` hook is told which seats' actions the service took
-        by default (``drafted``: seats whose saved draft was taken instead; their own)."""
+        by default (``drafted``: seats whose saved draft was taken instead; their own).
+        ``resolved``: that resolution, worked out before the write lock (``Resolved.of``,
+        for every seat submitted), taken when it holds for ``ctx`` as it is now."""
         mail = Mail()
         actions: dict[int, dict[str, Any]] = {}
         defaulted: set[int] = set()
@@ -221,11 +273,18 @@ class StepEngine:
                     defaulted.add(req.seat)
                 if taken is not None:
                     taken.append(Taken(req.seat, describe_action(req, action), own))
+        ready = resolved if resolved is not None and resolved.holds_for(ctx) else None
+        answered = set(step_keys([r for r in ctx.pending if r.kind == "sealed"]))
+        if ready is not None and not defaulted:  # (the same dice stream: not drawn again)
+            await self.snapshot_for_undo(tx, ctx, fx)
+            await self.apply(tx, ctx, fx, ready.outcome, closes_step=True, mail=mail,
+                              reveal=True, answered=answered, resolved=ready)
+            return
         dice = await self.begin_resolution(tx, ctx, fx)
         outcome = ctx.ruleset.resolve_with_defaults(ctx.state, actions, dice,
                                                     frozenset(defaulted))
         await self.apply(tx, ctx, fx, outcome, closes_step=True, mail=mail, reveal=True,
-                          answered=set(step_keys([r for r in ctx.pending if r.kind == "sealed"])))
+                          answered=answered)
 
     async def act(
         self, tx: Tx, ctx: Ctx, fx: UnitOfWork, req: Request, action: dict[str, Any],
@@ -251,6 +310,11 @@ class StepEngine:
 
     async def begin_resolution(self, tx: Tx, ctx: Ctx, fx: UnitOfWork) -> Any:
         """Snapshots the state for undo; the dice of resolution N are the stream "N"."""
+        await self.snapshot_for_undo(tx, ctx, fx)
+        return self.core.dice(ctx, str(ctx.row.resolution_no))
+
+    async def snapshot_for_undo(self, tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
+        """The state before this resolution, kept for undo; the resolution number moves on."""
         row = ctx.row
         snap = Snapshot(
             resolution_no=row.resolution_no + 1, state=row.state or {}, step_no=row.step_no,
@@ -259,21 +323,28 @@ class StepEngine:
         await turns.put_snapshot(tx, row.id, snap, fx.now, keep=self.core.undo_depth,
                                  stored=fx.save != "state")  # unchanged: copied, not encoded
         row.resolution_no += 1
-        return self.core.dice(ctx, str(row.resolution_no))
 
     async def apply(
         self, tx: Tx, ctx: Ctx, fx: UnitOfWork, outcome: Outcome, *, closes_step: bool,
         answered: set[str] | None = None,
-        mail: Mail | None = None, reveal: bool = False,
+        mail: Mail | None = None, reveal: bool = False, resolved: Resolved | None = None,
     ) -> None:
         """``answered``: the step keys this resolution answered; None when the step is over
-        whatever remains (start, GM edits). ``reveal``: the events reveal a sealed step."""
+        whatever remains (start, GM edits). ``reveal``: the events reveal a sealed step.
+        ``resolved``: ``outcome``'s state as validated, dumped, encoded and asked for its
+        requests before the write lock (``Resolved``)."""
         mail = mail or Mail()
         if reveal:
             mail.acted |= {s for s in ctx.submitted}
-        ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
-        ctx.row.state = ctx.state.model_dump(mode="json")
+        if resolved is not None:
+            ctx.state, ctx.row.state = resolved.new_state, resolved.dump
+        else:
+            ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
+            ctx.row.state = ctx.state.model_dump(mode="json")
+        ctx.row.encoded = (ctx.row.state, resolved.text if resolved is not None
+                           else ctx.state.model_dump_json())  # (saved as is)
         fx.save = "state"
+        worked_out = ctx.state
         # the war is asked only for a campaign with a battle in a thread (issue 17 item 1)
         war = (self.war if ctx.ruleset.takes_battle_results
                and (await fx.rows(ctx)).fights_battles() else None)
@@ -287,7 +358,9 @@ class StepEngine:
             await self.finish(tx, ctx, fx, mail, CAMPAIGN_OVER,
                                report=public[-1] if public else "")
         else:
-            ctx.pending = ctx.ruleset.pending(ctx.state)
+            ctx.pending = (resolved.new_pending if resolved is not None
+                           and resolved.new_pending is not None and ctx.state is worked_out
+                           else ctx.ruleset.pending(ctx.state))
             keys = set(step_keys(ctx.pending))
             # The rest of the same step (P-10): some of its requests were answered (an open
             # step's Ready, the sealed part or the turn of a mixed step) and the others are

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bot.campaign import messages, order_locks
@@ -9,8 +10,8 @@ from bot.campaign.core import CampaignBroken, Ctx, UnitOfWork
 from bot.campaign.drafts import check_number, check_numbers, not_offered, number_range
 from bot.campaign.inputs import check_action, check_draft, check_id
 from bot.campaign.models import Actor, Panel, SubmitResult
-from bot.campaign.steps import Mail, StepEngine, validate_action
-from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
+from bot.campaign.steps import Mail, Resolved, StepEngine, validate_action
+from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied, UserError
 from bot.rules.base import GM_SEAT, Request
 from storage import timers, turns
 from storage.campaigns import Reader
@@ -19,6 +20,22 @@ from storage.status import DeadlineStatus, Status
 
 MAX_DRAFT_VALUES = 25
 NOT_YOURS = "This panel belongs to a seat you don't hold; use /orders to get your own panels."
+
+
+@dataclass
+class Ahead:
+    """A submit's sealed check passed for ``seat`` (and its resolution, when it is the step's
+    last input) on this very ``ctx`` at ``version`` with this ``state``."""
+
+    ctx: Ctx
+    version: int
+    state: object
+    seat: int
+    resolved: Resolved | None
+
+    def fits(self, ctx: Ctx, seat: int) -> bool:
+        return (ctx is self.ctx and ctx.row.version == self.version
+                and ctx.state is self.state and seat == self.seat)
 
 
 class Submissions:
@@ -108,8 +125,9 @@ class Submissions:
         is loaded (``bot.campaign.inputs``)."""
         _check_ids(campaign_id, step_no, seat)
         check_action(action)
+        ahead: list[Ahead] = []  # the rules' work done before the write lock, if any
 
-        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> SubmitResult:
+        def answering(ctx: Ctx) -> Request:
             self._check_step(ctx, step_no)
             req = self._request_for(ctx, actor, seat)
             matching = [r for r in ctx.requests_of(req.seat)
@@ -117,21 +135,45 @@ class Submissions:
             req = matching[0] if matching else req
             validate_action(req, action)
             check_numbers(req, action)
+            return req
+
+        def prepare(ctx: Ctx) -> None:
+            """On the cached committed campaign, before the write lock (issue 17 item 9):
+            the sealed check, and the resolution when this is the step's last input. A
+            refusal here is left for ``run`` to meet again (with its effects, in order)."""
+            try:
+                req = answering(ctx)
+                if req.kind != "sealed":
+                    return
+                version, state = ctx.row.version, ctx.state
+                ctx.ruleset.check(ctx.state, req.seat, action)
+                resolved = Resolved.of(self.core, ctx, {**ctx.submitted, req.seat: action})
+            except UserError:
+                return
+            ahead.append(Ahead(ctx, version, state, req.seat, resolved))
+
+        async def run(tx: Tx, ctx: Ctx, fx: UnitOfWork) -> SubmitResult:
+            req = answering(ctx)
             # before the rules run: this player's next panel (opened by this very action)
             # finds them active and edits their panel message
             await self.engine.seat_active(tx, ctx, fx, req.seat, actor.user_id)
             if req.kind == "sealed":
-                # Rule sets that can judge one sealed action alone refuse it now, not at reveal.
-                ctx.ruleset.check(ctx.state, req.seat, action)
-                return await self._store_sealed(tx, ctx, fx, actor, req, action)
+                done = next((a for a in ahead if a.fits(ctx, req.seat)), None)
+                if done is None:
+                    # Rule sets that can judge one sealed action alone refuse it now, not at
+                    # reveal.
+                    ctx.ruleset.check(ctx.state, req.seat, action)
+                return await self._store_sealed(tx, ctx, fx, actor, req, action,
+                                                done.resolved if done is not None else None)
             await self.engine.act(tx, ctx, fx, req, action)
             return SubmitResult(ctx.row.id, step_no, req.seat, req.kind, replaced=False,
                                 resolved=True, waiting_for=[], message="Done.")
 
-        return await self.core.mutate(campaign_id, run)
+        return await self.core.mutate(campaign_id, run, prepare=prepare)
 
     async def _store_sealed(
-        self, tx: Tx, ctx: Ctx, fx: UnitOfWork, actor: Actor, req: Request, action: dict[str, Any]
+        self, tx: Tx, ctx: Ctx, fx: UnitOfWork, actor: Actor, req: Request, action: dict[str, Any],
+        resolved: Resolved | None = None,
     ) -> SubmitResult:
         row = ctx.row
         step_no = row.step_no
@@ -143,7 +185,7 @@ class Submissions:
         sealed = [r for r in ctx.pending if r.kind == "sealed"]
         waiting = [ctx.name(r.seat) for r in sealed if r.seat not in ctx.submitted]
         if not waiting:
-            await self.engine.resolve_sealed(tx, ctx, fx)
+            await self.engine.resolve_sealed(tx, ctx, fx, resolved=resolved)
             return SubmitResult(row.id, step_no, req.seat, "sealed", replaced, resolved=True,
                                 waiting_for=[], message="Orders in; all orders are in, resolved.")
         if not replaced:
