@@ -120,3 +120,26 @@ async def test_one_campaign_that_is_not_over_per_channel(tmp_path: Path) -> None
                 await tx.execute(insert, ("setup",))
     finally:
         await db.close()
+
+
+async def test_the_wal_is_checkpointed_off_the_writer_every_few_commits(tmp_path: Path) -> None:
+    """The writer never checkpoints inside its COMMIT (wal_autocheckpoint 0: SQLite's own
+    1000-page checkpoint ran there, one large resolution in ten); a PASSIVE checkpoint on a
+    connection of its own follows every CHECKPOINT_EVERY commits, so the WAL stays bounded."""
+    db = await open_database(tmp_path / "a.db")
+    try:
+        assert await db.writer_pragma("wal_autocheckpoint") == 0
+        await db.checkpoint_done()
+        assert db.checkpoints == []
+        for i in range(db_module.CHECKPOINT_EVERY * 3):
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (1000 + i,))
+                await tx.execute("DELETE FROM schema_version WHERE version = ?", (1000 + i,))
+            await db.checkpoint_done()
+        assert len(db.checkpoints) == 3
+        busy, frames, moved = db.checkpoints[-1]
+        assert busy == 0 and frames > 0 and moved == frames  # every frame back in the file
+        (version,) = await db.fetchone("SELECT version FROM schema_version")
+        assert version == code_version()
+    finally:
+        await db.close()
