@@ -38,6 +38,7 @@ def _bench() -> Any:
 trips = _bench()
 
 
+@pytest.mark.slow  # (plays whole games)
 @pytest.mark.parametrize(("game", "steps"), [("orbits6", 80), ("ftcamp", None), ("hrft", 40)])
 async def test_submits_stay_within_their_writer_trips(game: str, steps: int | None) -> None:
     counts = await trips.measure(game, steps)

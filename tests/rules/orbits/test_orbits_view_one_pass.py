@@ -164,6 +164,7 @@ def test_seeded_games_show_the_same_views_at_every_step(known: bool) -> None:
     assert {"transit", "deployment", "battle_report", "finished", "known face down"} <= phases
 
 
+@pytest.mark.slow  # (plays whole random games)
 @settings(max_examples=examples(10), deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 6), known=st.booleans(),
        rush=st.booleans(), raid=st.booleans(), orbits=st.integers(1, 4))
