@@ -7,8 +7,8 @@ The rows: whether it fights a battle in a thread (battle_links, 010), each seat'
 deadlines, away flag and notes (storage/missed.py, 004, 009), the step tracker
 (storage/outbox.py, 004), the channel's last post, the open step's deadline
 (storage/timers.py), and each seat's DM panel message (storage/panels.py, 006) with the state
-of its first post and whether it is still the latest DM of its holder. The statements are
-those of these modules, written here without the reads they make there."""
+of its first post and whether it is still the latest DM of its holder. An intent's writes of
+these rows are made here alone (those modules keep what is read outside an intent)."""
 
 from __future__ import annotations
 

@@ -351,16 +351,6 @@ async def mark_started(tx: Tx, outbox_id: int) -> None:
     await tx.execute("UPDATE outbox SET started = 1 WHERE id = ?", (outbox_id,))
 
 
-async def last_post(db: Reader, channel_id: int | None) -> int | None:
-    """The outbox id of the newest post (not an edit) to a channel: a tracker
-    that is still the last message there may take a result as an edit (H-D46)."""
-    # newest first by id (the rowid): the search stops at the first match, near the end
-    row = await db.fetchone(
-        "SELECT id FROM outbox WHERE kind = 'channel' AND edit_of IS NULL"
-        " AND channel_id IS ? ORDER BY id DESC LIMIT 1", (channel_id,))
-    return row[0] if row is not None else None
-
-
 async def known_dm(db: Reader, user_id: int, message_id: int) -> bool:
     """Some outbox row recorded that Discord message as its DM to the user."""
     row = await db.fetchone(
@@ -394,16 +384,3 @@ async def tracker(db: Reader, campaign_id: int) -> TrackerRow | None:
     if row is None:
         return None
     return TrackerRow(row["campaign_id"], row["key"], row["outbox_id"], json.loads(row["data"]))
-
-
-async def put_tracker(tx: Tx, t: TrackerRow) -> None:
-    await tx.execute(
-        "INSERT INTO trackers (campaign_id, key, outbox_id, data) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (campaign_id) DO UPDATE SET key = excluded.key,"
-        " outbox_id = excluded.outbox_id, data = excluded.data",
-        (t.campaign_id, t.key, t.outbox_id, json.dumps(t.data)),
-    )
-
-
-async def drop_tracker(tx: Tx, campaign_id: int) -> None:
-    await tx.execute("DELETE FROM trackers WHERE campaign_id = ?", (campaign_id,))
