@@ -18,7 +18,7 @@ from typing import Any
 from bot.campaign import war_link, war_undo
 from bot.campaign.battle_child import war_title
 from bot.campaign.cache import LruCache
-from bot.campaign.core import Ctx, UnitOfWork, campaign_info
+from bot.campaign.core import Ctx, ServiceCore, UnitOfWork, campaign_info
 from bot.campaign.links import Links
 from bot.campaign.models import Actor, CampaignInfo
 from bot.campaign.settings import options_model
@@ -234,9 +234,8 @@ class WarListener:
         await self._apply(tx, pctx, pfx, outcome, closes_step=False, answered=None)
         links = await ParentLinks.of(tx, pctx.row.id)
         pfx.events.append(record(links))
-        await event_log.append(tx, pctx.row.id, pfx.events)
         await links.save(tx)
-        await campaigns.save(tx, pctx.row, fx.now, state_changed=True)
+        await ServiceCore.write(tx, pctx, pfx)  # its log, then its version-checked row
         self._cache.pop(pctx.row.id, None)  # the parent changed outside its own intent
         fx.wake = True
 
