@@ -373,10 +373,6 @@ class ServiceCore:
         viewer-scoped reads of bot/campaign/ruleset_features.py."""
         return await self.load(self.db, campaign_id)
 
-    async def campaign_in_channel(self, channel_id: int) -> int:
-        """The id of the channel's live campaign; NotFound says how to start one."""
-        return await self.id_in_channel(channel_id)
-
     async def id_in_channel(self, channel_id: int) -> int:
         campaign_id = await campaigns.id_in_channel(self.db, channel_id)
         if campaign_id is None:

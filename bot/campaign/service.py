@@ -141,7 +141,7 @@ class CampaignService:
 
     async def campaign_in_channel(self, channel_id: int) -> int:
         """The id of the channel's live campaign; NotFound says how to start one."""
-        return await self.engine.core.campaign_in_channel(channel_id)
+        return await self.engine.core.id_in_channel(channel_id)
 
     async def panel_rewritten(self, user_id: int, message_id: int, step_no: int) -> bool:
         """True when the bot has since made that DM message something other than the panel

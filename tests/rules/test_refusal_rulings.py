@@ -24,12 +24,12 @@ from ftcamp_testkit import craft, engage, group, orders_in, world  # noqa: E402
 from orbits_testkit import at, clear_hands, put, seats, start  # noqa: E402
 
 from bot.campaign import rulings  # noqa: E402
-from bot.errors import RulesError, UserError  # noqa: E402
+from bot.errors import RulesError, UserError, refusals_kept  # noqa: E402
 from bot.rules.dice import ScriptedDice, SeededDice  # noqa: E402
 from bot.rules.ftcamp import RULESET as FTCAMP  # noqa: E402
 from bot.rules.orbits import RULESET as ORBITS  # noqa: E402
 from bot.rules.orbits.options import OrbitsOptions  # noqa: E402
-from tests.support.demos import Demos, refusals_made  # noqa: E402
+from tests.support.demos import Demos  # noqa: E402
 
 ROOT = HERE.parents[1]
 
@@ -73,7 +73,7 @@ def raised() -> Iterator[list[UserError]]:
     """Every RulesError made while the test runs, caught or not, and every other refusal
     made by the rule sets' own code (bot/rules: a turn out of order, a step that is over)."""
     made: list[UserError] = []
-    with refusals_made(made):
+    with refusals_kept(made):
         yield made
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from bot.campaign import demo
 from bot.campaign.demo import DemoResult, Recording, Routed
 from bot.campaign.models import OutboxMessage
-from bot.errors import RulesError, UserError, refusals_kept
+from bot.errors import RulesError, UserError
 from bot.rules import registry
 
 
@@ -87,14 +87,6 @@ def _by_the_rules(error: UserError) -> bool:
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     return tb is not None and f"{Path('bot') / 'rules'}" in tb.tb_frame.f_code.co_filename
-
-
-@contextmanager
-def refusals_made(made: list[UserError]) -> Iterator[None]:
-    """Every refusal made while the block runs, caught or not, as ``bot.errors`` keeps them
-    (for a test that calls the rules itself; a demo's are in its recording)."""
-    with refusals_kept(made):
-        yield
 
 
 class Demos:
