@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from bot.campaign import messages, order_locks
+from bot.campaign.ahead import Ahead, Resolved
 from bot.campaign.core import CampaignBroken, Ctx, UnitOfWork
 from bot.campaign.drafts import check_number, check_numbers, not_offered, number_range
 from bot.campaign.inputs import check_action, check_draft, check_id
 from bot.campaign.models import Actor, Panel, SubmitResult
-from bot.campaign.steps import Mail, Resolved, StepEngine, validate_action
+from bot.campaign.steps import Mail, StepEngine, validate_action
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied, UserError
 from bot.rules.base import GM_SEAT, Request
 from storage import timers, turns
@@ -20,22 +20,6 @@ from storage.status import DeadlineStatus, Status
 
 MAX_DRAFT_VALUES = 25
 NOT_YOURS = "This panel belongs to a seat you don't hold; use /orders to get your own panels."
-
-
-@dataclass
-class Ahead:
-    """A submit's sealed check passed for ``seat`` (and its resolution, when it is the step's
-    last input) on this very ``ctx`` at ``version`` with this ``state``."""
-
-    ctx: Ctx
-    version: int
-    state: object
-    seat: int
-    resolved: Resolved | None
-
-    def fits(self, ctx: Ctx, seat: int) -> bool:
-        return (ctx is self.ctx and ctx.row.version == self.version
-                and ctx.state is self.state and seat == self.seat)
 
 
 class Submissions:
