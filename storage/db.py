@@ -366,8 +366,8 @@ class Tx:
     def _note_write(self, sql: str) -> None:
         match = _WRITTEN.match(sql)
         if match:
-            self._written[match.group(1).lower()] = self._written.get(
-                match.group(1).lower(), 0) + 1
+            table = match.group(1).lower()
+            self._written[table] = self._written.get(table, 0) + 1
 
     def writes_to(self, table: str) -> int:
         """How many write statements to ``table`` this transaction made so far (a copy of
