@@ -1,8 +1,8 @@
 """Benchmark: resolving submits on the real rule sets, against the service's own writer.
 
     .venv/bin/python bench/submit.py [--only NAME ...] [--repeats 4] [--sequential 2]
-                                     [--campaigns 10] [--quick] [--profile TOP]
-                                     [--rules N]
+                                     [--campaigns 40] [--gc bot|cpython] [--quick]
+                                     [--profile TOP] [--rules N]
 
 Scenarios (``--only``): orbits6-early, orbits6-late, ftcamp-20, ftcamp-200, hrft.
 
@@ -30,6 +30,11 @@ a burst of those alone: the service's throughput, and its ratio to the replay of
 transactions back to back and to raw stores (one transaction of one submission upsert per
 input, back to back; issue 9's target: a ratio to raw of about 0.2).
 Target (issue 9): resolving submits p99 <= 50 ms on every real rule set at 100/s offered.
+
+The garbage collector runs as the bot runs it (``--gc bot``, bot/gc_pacing.py: start-up objects
+frozen, full collections rare and otherwise at rest, which a bench with no outbox loop never
+reaches) or with CPython's defaults (``--gc cpython``: a full collection about every forty
+200-group FTCamp resolutions, inside one of them).
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ from _common import interleave, latency_line, pct, ratio_line
 from _replay import SAMPLE, Group, Recorder, replay
 from _scenarios import Point, clone, copy_db, deployment_end, drive, ftcamp_scenario, images
 
+from bot import gc_pacing
 from bot.campaign import Actor, CampaignService
 from bot.campaign.demo import VirtualClock
 from bot.rules import registry
@@ -365,6 +371,11 @@ async def run(name: str, scn: Scenario, args: argparse.Namespace, tmp: Path) -> 
 
 
 async def main(args: argparse.Namespace) -> None:
+    if args.gc == "bot":
+        gc_pacing.freeze_startup_objects()
+        gc_pacing.install()
+    print(f"garbage collector: {args.gc} (thresholds {gc.get_threshold()}, "
+          f"{gc.get_freeze_count():,} start-up objects frozen)", flush=True)
     for name, scn in scenarios(args.quick).items():
         if args.only and name not in args.only:
             continue
@@ -378,8 +389,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=4, help="service/reference round pairs")
     parser.add_argument("--sequential", type=int, default=2,
                         help="campaigns resolved one after the other per round")
-    parser.add_argument("--campaigns", type=int, default=10,
+    parser.add_argument("--campaigns", type=int, default=40,
                         help="campaigns in the burst and the paced run")
+    parser.add_argument("--gc", choices=("bot", "cpython"), default="bot",
+                        help="the garbage collector as the bot runs it, or CPython's default")
     parser.add_argument("--quick", action="store_true", help="tiny run for the smoke test")
     parser.add_argument("--rules", type=int, default=0, metavar="N",
                         help="instead of measuring the service: the rule set's own calls for "

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import secrets
@@ -20,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import storage
-from bot import command_sync
+from bot import command_sync, gc_pacing
 from bot.campaign import CampaignService
 from bot.campaign.cache import LruCache
 from bot.campaign.outbox import RetryPolicy
@@ -62,18 +61,6 @@ def _db_path(config: Any) -> str:
     if path is None:
         raise TypeError("AdmiraltyBot needs Settings with db_path, or a database path")
     return str(path)
-
-
-def freeze_startup_objects() -> bool:
-    """Moves everything alive now (modules, cogs, command tree, rule tables) out of the GC's
-    reach: those objects live as long as the process, and rescanning them in every full
-    collection cost 30-45 ms pauses in bench/. Only the first bot of a process freezes (tests
-    start many bots in one process; freezing again would pin each test's garbage)."""
-    if gc.get_freeze_count() > 0:
-        return False
-    gc.collect()
-    gc.freeze()
-    return True
 
 
 def _scope_words(guild_id: int | None) -> str:
@@ -130,6 +117,8 @@ class AdmiraltyBot(commands.Bot):
         self.loops: Loops | None = None  # the outbox and scheduler loops, once set up
         self._close_lock = asyncio.Lock()
         self._stopped = False
+        self._gc_paced = False  # gc_pacing.install() is in force for this bot
+        self.gc_collector = gc_pacing.QuietCollector()  # full collections at rest
         self._signal_stop: asyncio.Task[None] | None = None
         self.force_sync = force_sync  # `python -m bot sync`: sync even an unchanged tree
         self.synced_scopes: list[str] = []  # what the last sync changed, in words
@@ -148,12 +137,15 @@ class AdmiraltyBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         service = await self.open_service()
-        self.loops = Loops(self, service, self.clock)
+        self.loops = Loops(self, service, self.clock, at_rest=self.gc_collector.at_rest)
         await self.add_cog(self.loops)
         for name in COGS:
             await self.load_extension(name)
         self.sync_problems = await self.sync_commands(force=self.force_sync)
-        freeze_startup_objects()
+        gc_pacing.freeze_startup_objects()
+        if not self._gc_paced:
+            gc_pacing.install()  # full collections between intents (undone in close)
+            self._gc_paced = True
 
     async def open_service(self) -> CampaignService:
         """Opens the database and builds the service the cogs are given; the first part of
@@ -265,6 +257,9 @@ class AdmiraltyBot(commands.Bot):
             if self.db is not None:
                 await self.db.close()
                 self.db = None
+            if self._gc_paced:
+                gc_pacing.uninstall()
+                self._gc_paced = False
             await super().close()
 
     async def _finish_work(self) -> None:

@@ -72,10 +72,14 @@ class Loops(commands.Cog):
     """Owns the dispatcher and scheduler tasks; ``wake()`` nudges both."""
 
     def __init__(self, bot: commands.Bot, service: CampaignService,
-                 clock: Callable[[], datetime]) -> None:
+                 clock: Callable[[], datetime],
+                 at_rest: Callable[[int], object] | None = None) -> None:
         self.bot = bot  # the gateway: its events, channels and DMs
         self.service = service
         self.clock = clock
+        # called with the intents under way once the outbox is sent: the bot's full garbage
+        # collections go there, where they delay nobody (bot.gc_pacing)
+        self.at_rest = at_rest
         self._dirty = {OUTBOX_EVENT: False, SCHEDULE_EVENT: False}
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
@@ -175,6 +179,8 @@ class Loops(commands.Cog):
                 continue  # sent ones make room for the next of their destination
             if OUTBOX_EVENT in self._ending:
                 return  # nothing due is left: the graceful stop goes on
+            if self.at_rest is not None:
+                self.at_rest(service.intents.running)
             when = await service.outbox_next_attempt()
             timeout = IDLE_POLL
             if when is not None:

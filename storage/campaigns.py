@@ -64,13 +64,43 @@ class CampaignHead:
         return {f.name: getattr(self, f.name) for f in fields(CampaignHead)}
 
 
+@dataclass(frozen=True)
+class _Text:
+    """A state given as its column text only (``CampaignRow.put_state_text``)."""
+
+    text: str
+
+
+class _StateDict:
+    """``CampaignRow.state``: the state as a dict, or the text a new state was encoded to,
+    decoded only when the dict is read (issue 17 item 9: a resolution's new state is saved from
+    its model's text; dumping it to a dict too cost FTCamp's 141 KB state a millisecond that
+    nothing but an undo of that same transaction reads)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_{name}_value"
+
+    def __get__(self, row: Any, owner: type | None = None) -> Any:
+        if row is None:
+            return None  # (the dataclass's default)
+        value = row.__dict__[self.slot]
+        if isinstance(value, _Text):  # decoded once; saved again from the same text
+            text, value = value.text, json.loads(value.text)
+            row.__dict__[self.slot] = value
+            row.encoded = (value, text)
+        return value
+
+    def __set__(self, row: Any, value: dict[str, Any] | _Text | None) -> None:
+        row.__dict__[self.slot] = value
+
+
 @dataclass(kw_only=True)
 class CampaignRow(CampaignHead):
     """The whole row, as the service loads and saves it."""
 
     options: dict[str, Any]
     settings: dict[str, Any]
-    state: dict[str, Any] | None
+    state: dict[str, Any] | None = _StateDict()  # type: ignore[assignment]
     seed: int
     resolution_no: int
     step_keys: list[str]
@@ -82,13 +112,21 @@ class CampaignRow(CampaignHead):
     # new dict put in ``state`` is encoded again, never saved with another's text
     encoded: tuple[dict[str, Any], str] | None = field(default=None, repr=False, compare=False)
 
+    def put_state_text(self, text: str) -> None:
+        """The new state as the text its model was encoded to (``model_dump_json``, which
+        ``encode_state`` of its dict equals): saved as is, decoded only if ``state`` is read."""
+        self.state = _Text(text)  # type: ignore[assignment]
+
     def state_text(self) -> str | None:
         """The state column's text for ``state``."""
-        if self.state is None:
+        value = self.__dict__["_state_value"]
+        if isinstance(value, _Text):
+            return value.text
+        if value is None:
             return None
-        if self.encoded is not None and self.encoded[0] is self.state:
+        if self.encoded is not None and self.encoded[0] is value:
             return self.encoded[1]
-        return encode_state(self.state)
+        return encode_state(value)
 
     @classmethod
     def from_row(cls, row: Row) -> CampaignRow:

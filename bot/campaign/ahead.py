@@ -26,7 +26,6 @@ class Resolved:
     submitted: dict[int, dict[str, Any]]
     outcome: Outcome
     new_state: Any
-    dump: dict[str, Any]
     text: str
     new_pending: list[Request] | None  # None: finished
 
@@ -50,8 +49,7 @@ class Resolved:
         state = ctx.ruleset.state_model.model_validate(outcome.state)
         return cls(ctx=ctx, version=ctx.row.version, resolution_no=ctx.row.resolution_no,
                    state=ctx.state, pending=ctx.pending, submitted=dict(submitted),
-                   outcome=outcome, new_state=state,
-                   dump=state.model_dump(mode="json"), text=state.model_dump_json(),
+                   outcome=outcome, new_state=state, text=state.model_dump_json(),
                    new_pending=None if outcome.finished else ctx.ruleset.pending(state))
 
     def holds_for(self, ctx: Ctx) -> bool:

@@ -268,12 +268,13 @@ class StepEngine:
     async def snapshot_for_undo(self, tx: Tx, ctx: Ctx, fx: UnitOfWork) -> None:
         """The state before this resolution, kept for undo; the resolution number moves on."""
         row = ctx.row
+        stored = fx.save != "state"  # unchanged in this transaction: SQLite copies its text
         snap = Snapshot(
-            resolution_no=row.resolution_no + 1, state=row.state or {}, step_no=row.step_no,
-            step_keys=row.step_keys, submissions=dict(ctx.submitted),
-        )
+            resolution_no=row.resolution_no + 1, state={} if stored else row.state or {},
+            step_no=row.step_no, step_keys=row.step_keys, submissions=dict(ctx.submitted),
+        )  # (a stored state is not decoded to be left unread: CampaignRow.state)
         await turns.put_snapshot(tx, row.id, snap, fx.now, keep=self.core.undo_depth,
-                                 stored=fx.save != "state")  # unchanged: copied, not encoded
+                                 stored=stored)
         row.resolution_no += 1
 
     async def apply(
@@ -283,18 +284,17 @@ class StepEngine:
     ) -> None:
         """``answered``: the step keys this resolution answered; None when the step is over
         whatever remains (start, GM edits). ``reveal``: the events reveal a sealed step.
-        ``resolved``: ``outcome``'s state as validated, dumped, encoded and asked for its
+        ``resolved``: ``outcome``'s state as validated, encoded and asked for its
         requests before the write lock (``Resolved``)."""
         mail = mail or Mail()
         if reveal:
             mail.acted |= {s for s in ctx.submitted}
         if resolved is not None:
-            ctx.state, ctx.row.state = resolved.new_state, resolved.dump
+            ctx.state = resolved.new_state
+            ctx.row.put_state_text(resolved.text)
         else:
             ctx.state = ctx.ruleset.state_model.model_validate(outcome.state)
-            ctx.row.state = ctx.state.model_dump(mode="json")
-        ctx.row.encoded = (ctx.row.state, resolved.text if resolved is not None
-                           else ctx.state.model_dump_json())  # (saved as is)
+            ctx.row.put_state_text(ctx.state.model_dump_json())
         fx.save = "state"
         worked_out = ctx.state
         # the war is asked only for a campaign with a battle in a thread (issue 17 item 1)

@@ -1,4 +1,5 @@
-"""bot.client start-up: dev-guild command sync (settings ``guild_ids``) and the GC freeze."""
+"""bot.client start-up: dev-guild command sync (settings ``guild_ids``), the GC freeze and the
+full collections paced between intents."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 import pytest_asyncio
 import simcord
 
-from bot import client
+from bot import gc_pacing
 from bot.client import AdmiraltyBot
 from bot.rules.base import Ruleset
 from bot.rules.dice import ScriptedDice
@@ -80,26 +81,6 @@ async def test_without_guild_ids_commands_sync_globally(
     assert "orders" in member.user.available_commands()  # global commands reach DMs
 
 
-def test_freeze_startup_objects_freezes_once_per_process(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    calls: list[str] = []
-    frozen = {"count": 0}
-    monkeypatch.setattr(gc, "get_freeze_count", lambda: frozen["count"])
-    monkeypatch.setattr(gc, "collect", lambda *a: calls.append("collect") or 0)
-
-    def freeze() -> None:
-        calls.append("freeze")
-        frozen["count"] = 1000
-
-    monkeypatch.setattr(gc, "freeze", freeze)
-    assert client.freeze_startup_objects() is True
-    assert calls == ["collect", "freeze"]  # collect first: garbage is not frozen
-    # A second bot in the same process (tests, a restart) leaves the GC alone.
-    assert client.freeze_startup_objects() is False
-    assert calls == ["collect", "freeze"]
-
-
 async def test_a_started_bot_has_frozen_its_start_up_objects(
     simcord_env: simcord.Env, guilds: tuple[simcord.GuildHandle, simcord.GuildHandle],
     monkeypatch: pytest.MonkeyPatch,
@@ -115,3 +96,49 @@ async def test_a_started_bot_has_frozen_its_start_up_objects(
     )
     assert freezes == []
     assert gc.get_freeze_count() > 0
+
+
+class Recorder(gc_pacing.QuietCollector):
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[int] = []
+
+    def at_rest(self, intents_running: int) -> bool:
+        self.asked.append(intents_running)
+        return super().at_rest(intents_running)
+
+
+@pytest.mark.parametrize("dev_guilds", [[]])
+async def test_a_running_bot_paces_full_collections_and_collects_once_its_outbox_is_sent(
+        simcord_env: simcord.Env) -> None:
+    """Issue 17 item 9 (bot/gc_pacing.py)."""
+    bot = simcord_env.bot
+    assert gc.get_threshold()[2] == gc_pacing.AUTOMATIC_FULL_AFTER
+    assert bot.loops is not None and bot.loops.at_rest == bot.gc_collector.at_rest
+    recorder = Recorder()
+    bot.loops.at_rest = recorder.at_rest
+    guild = simcord_env.create_guild("Lab")
+    gm, ann = (guild.add_member(simcord_env.create_user(n)) for n in ("gm", "ann"))
+    chan = guild.create_text_channel("war")
+    await simcord_env.settle()
+    await gm.slash(chan, "campaign create", ruleset="guess", name="Lab war")
+    for member in (gm, ann):
+        await member.slash(chan, "campaign join")
+    await simcord_env.settle()
+    for _ in range(gc_pacing.QUIET_FULL_AFTER):
+        gc.collect(1)  # a full collection is due
+    posts = len(chan.history())
+    asked = len(recorder.asked)
+    await gm.slash(chan, "campaign start")
+    await simcord_env.settle()
+    assert len(chan.history()) > posts  # the outbox sent ...
+    assert recorder.asked[asked:] and recorder.asked[-1] == 0  # ... and then, at rest ...
+    assert recorder.collections == 1  # ... the collection due ran
+    # a restart: the new bot's start makes its own install, the old bot's close undoes its
+    # own (simcord detaches a bot without closing it)
+    installed = gc_pacing._installed
+    await simcord_env.restart_bot(AdmiraltyBot(bot.db_path, roll_dice=ScriptedDice(ROLL_DICE)))
+    assert gc_pacing._installed == installed + 1
+    await bot.close()
+    assert gc_pacing._installed == installed
+    assert gc.get_threshold()[2] == gc_pacing.AUTOMATIC_FULL_AFTER

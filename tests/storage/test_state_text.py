@@ -54,3 +54,22 @@ def test_the_text_encoded_with_a_state_is_used_for_that_very_dict_only() -> None
     r.state = {"a": 1}  # an equal dict put in later (an undo): encoded again
     assert r.state_text() == '{"a":1}'
     assert row(None).state_text() is None
+
+
+@pytest.mark.parametrize("name", ["orbits", "ftcamp", "hrft"])
+def test_a_state_put_as_its_models_text_is_saved_as_is_and_reads_as_its_dump(name: str) -> None:
+    """Issue 17 item 9: a resolution's new state is kept as its model's text, decoded only when
+    the dict is read; the dict read is the model's dump, and the text saved stays the same."""
+    rules = registry.get(name)
+    seats = [Seat(number=i, name=f"Player {i}") for i in (1, 2)]
+    model = rules.state_model.model_validate(
+        rules.start(rules.options_model(), seats, SeededDice(3)).state)
+    r = row({"old": True})
+    text = model.model_dump_json()
+    r.put_state_text(text)
+    assert r.state_text() is text  # not decoded to be saved
+    assert r.state == model.model_dump(mode="json")
+    assert r.state is r.state  # decoded once
+    assert r.state_text() is text
+    r.state = {"a": 1}  # a dict put in afterwards is encoded as itself
+    assert r.state_text() == '{"a":1}'
