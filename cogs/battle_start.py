@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.campaign.steps import war_title
+from bot.campaign.battle_child import war_title
 from bot.errors import InvalidInput, InvalidState
 from cogs.battle_read import RULESET
 from cogs.common import actor_of, campaign_channel_id, clip, reply

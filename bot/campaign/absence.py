@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from bot.campaign import messages
 from bot.campaign.core import Ctx, UnitOfWork
+from bot.campaign.mail import Mail
 from bot.campaign.models import Actor
 from bot.campaign.panel_delivery import back_text
-from bot.campaign.steps import Mail, StepEngine
+from bot.campaign.steps import StepEngine
 from bot.errors import PermissionDenied
 from bot.rules.base import step_name
 from storage import missed, timers

@@ -17,31 +17,27 @@ from typing import Any
 
 from bot.campaign.core import Ctx
 from bot.campaign.drafts import check_numbers, drafted_actions
+from bot.campaign.legal import validate_action
 from bot.errors import InvalidInput, InvalidState, RulesError
 from bot.rules.base import Dice, Request
 from storage import turns
 from storage.db import Tx
 
 Refusal = (RulesError, InvalidInput, InvalidState)
-Validate = Callable[[Request, dict[str, Any]], None]
 
 
-async def take_drafts(
-    tx: Tx, ctx: Ctx, dice: Callable[[], Dice], validate: Validate
-) -> set[int]:
+async def take_drafts(tx: Tx, ctx: Ctx, dice: Callable[[], Dice]) -> set[int]:
     """Replaces, in ``ctx.pending``, the default of every owing sealed or turn request whose
     seat drafted a legal action by that action (the rest of the step reads ``req.default``);
     returns those seats (their action is their own draft, not the rules' default).
-    ``dice`` makes the throwaway dice a trial turn action is applied with; ``validate`` is
-    the service's ``validate_action`` (passed in: it lives in the step machine, which calls
-    this)."""
+    ``dice`` makes the throwaway dice a trial turn action is applied with."""
     owing = {id(r) for r in ctx.owing()}
     pending = []
     drafted: set[int] = set()
     for req in ctx.pending:
         if id(req) in owing and req.default is not None and req.kind in ("sealed", "turn"):
             draft = await turns.draft(tx, ctx.row.id, ctx.row.step_no, req.seat)
-            action = _legal_draft(ctx, req, draft, dice, validate)
+            action = _legal_draft(ctx, req, draft, dice)
             if action is not None:
                 req = req.model_copy(update={"default": action})
                 drafted.add(req.seat)
@@ -51,11 +47,11 @@ async def take_drafts(
 
 
 def _legal_draft(
-    ctx: Ctx, req: Request, draft: dict[str, Any], dice: Callable[[], Dice], validate: Validate
+    ctx: Ctx, req: Request, draft: dict[str, Any], dice: Callable[[], Dice]
 ) -> dict[str, Any] | None:
     for action in drafted_actions(req, draft):
         try:
-            validate(req, action)
+            validate_action(req, action)
             check_numbers(req, action)
             if req.kind == "sealed":
                 ctx.ruleset.check(ctx.state, req.seat, action)

@@ -9,10 +9,12 @@ from typing import Any
 
 from bot.campaign import messages, order_locks
 from bot.campaign.core import Ctx, UnitOfWork
+from bot.campaign.legal import validate_action
+from bot.campaign.mail import Mail
 from bot.campaign.messages import plain_line
 from bot.campaign.models import Actor, LogEntry
 from bot.campaign.settings import timing
-from bot.campaign.steps import Mail, StepEngine, validate_action
+from bot.campaign.steps import StepEngine
 from bot.campaign.war import WarListener
 from bot.campaign.war_seats import WarSeats
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied

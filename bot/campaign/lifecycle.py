@@ -5,10 +5,11 @@ from __future__ import annotations
 import sqlite3
 
 from bot.campaign.core import Ctx, UnitOfWork, campaign_info, seat_info
+from bot.campaign.mail import Mail
 from bot.campaign.messages import MAX_END_REASON
 from bot.campaign.models import Actor, CampaignInfo, CampaignStatus, SeatInfo
 from bot.campaign.settings import apply_changes, options_model, secret_options, shown
-from bot.campaign.steps import Mail, StepEngine
+from bot.campaign.steps import StepEngine
 from bot.errors import InvalidInput, InvalidState, NotFound
 from bot.rules import registry
 from bot.rules.base import Seat

@@ -14,8 +14,9 @@ from datetime import UTC, datetime
 
 from bot.campaign import messages
 from bot.campaign.core import Clock, Ctx, UnitOfWork
+from bot.campaign.mail import Mail, Taken
 from bot.campaign.settings import timing
-from bot.campaign.steps import Mail, StepEngine, Taken
+from bot.campaign.steps import StepEngine
 from bot.campaign.summaries import describe_action
 from bot.rules.base import step_name
 from bot.rules.words import plural

@@ -9,8 +9,10 @@ from bot.campaign.ahead import Ahead, Resolved
 from bot.campaign.core import CampaignBroken, Ctx, UnitOfWork
 from bot.campaign.drafts import check_number, check_numbers, not_offered, number_range
 from bot.campaign.inputs import check_action, check_draft, check_id
+from bot.campaign.legal import validate_action
+from bot.campaign.mail import Mail
 from bot.campaign.models import Actor, Panel, SubmitResult
-from bot.campaign.steps import Mail, StepEngine, validate_action
+from bot.campaign.steps import StepEngine
 from bot.errors import InvalidInput, InvalidState, NotFound, PermissionDenied, UserError
 from bot.rules.base import GM_SEAT, Request
 from storage import timers, turns

@@ -20,9 +20,10 @@ from bot.campaign.battle_child import war_title
 from bot.campaign.cache import LruCache
 from bot.campaign.core import Ctx, ServiceCore, UnitOfWork, campaign_info
 from bot.campaign.links import Links
+from bot.campaign.mail import Mail
 from bot.campaign.models import Actor, CampaignInfo
 from bot.campaign.settings import options_model
-from bot.campaign.steps import Mail, StepEngine
+from bot.campaign.steps import StepEngine
 from bot.campaign.war_undo import Load
 from bot.errors import InvalidInput, InvalidState
 from bot.rules import registry

@@ -10,8 +10,9 @@ longer musters, fights or concedes for it.
 from __future__ import annotations
 
 from bot.campaign.core import Ctx, UnitOfWork
+from bot.campaign.mail import Mail
 from bot.campaign.models import Actor
-from bot.campaign.steps import Mail, StepEngine
+from bot.campaign.steps import StepEngine
 from storage import campaigns, players
 from storage.db import Tx
 from storage.status import Status

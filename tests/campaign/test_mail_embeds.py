@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bot.campaign.steps import Mail, PublicItem, StepEngine
+from bot.campaign.mail import Mail, PublicItem
+from bot.campaign.step_posts import embed_posts
 from bot.rules.base import Embed
 from storage.outbox import Picture
 
@@ -15,7 +16,7 @@ CTX = SimpleNamespace(row=SimpleNamespace(id=7, channel_id=99))
 
 
 def posts(item: PublicItem) -> list:
-    return StepEngine._embed_posts(CTX, item)  # type: ignore[arg-type]
+    return embed_posts(CTX, item)  # type: ignore[arg-type]
 
 
 def test_the_picture_goes_inside_its_embed() -> None:

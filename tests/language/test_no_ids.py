@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot.campaign import rulings
-from bot.campaign.steps import validate_action
+from bot.campaign.legal import validate_action
 from bot.errors import UserError
 from bot.rules import registry
 from bot.rules.base import Embed, Event, Request

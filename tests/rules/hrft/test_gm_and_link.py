@@ -225,7 +225,7 @@ def test_hd30_a_direct_list_is_one_attack_of_its_total():
 def test_hd23_missiles_through_the_service_check_take_a_list_and_large_damage():
     """The open request's damage spec accepts a free-text list (hits) and a panel-less
     entry: the generic action check of the service passes, the rules place each missile."""
-    from bot.campaign.steps import validate_action
+    from bot.campaign.legal import validate_action
 
     state, _ = to_fire_step(battle())
     request: Request = RULESET.pending(state)[0]
