@@ -26,7 +26,8 @@ from typing import Any
 import _common  # noqa: F401, I001  (puts the repository on sys.path)
 
 from bot.campaign import Actor, CampaignService, Panel
-from bot.campaign.demo import CHANNEL_ID, DemoRunner, VirtualClock
+from bot.campaign.demo import DemoRunner, VirtualClock
+from bot.campaign.demo_record import CHANNEL_ID
 from bot.render import registry as render_registry
 from bot.rules import registry as rules_registry
 from bot.rules.base import GM_SEAT, Outcome

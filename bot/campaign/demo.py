@@ -13,37 +13,35 @@ go idle and DMs notify as in real play; the summary's DMs per player per turn sh
 
 from __future__ import annotations
 
-import re
 import tempfile
 from contextlib import nullcontext
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import storage
 from bot.campaign import Actor, CampaignService, OutboxMessage, Panel
+from bot.campaign.demo_record import (
+    CHANNEL_ID,
+    GM_USER_ID,
+    GUILD_ID,
+    NAMES,
+    START,
+    Asked,
+    DemoResult,
+    Recording,
+)
+from bot.campaign.demo_transcript import Transcript, prepare_folder
 from bot.errors import InvalidInput, UserError, refusals_kept
-from bot.rules import embed_limits, registry
-from bot.rules.base import GM_SEAT, Embed, Event, Request, Ruleset, ScriptedPlayer
+from bot.rules import registry
+from bot.rules.base import GM_SEAT, Request, Ruleset, ScriptedPlayer
 from bot.rules.dice import SeededDice
-from bot.rules.words import plural
 from storage import campaigns as campaign_rows
 from storage import missed
 from storage.campaigns import CampaignRow
 from storage.db import Database
 from storage.status import Status
 
-GUILD_ID = 1
-CHANNEL_ID = 100
-GM_USER_ID = 1000
-START = datetime(2030, 1, 1, 18, 0, tzinfo=UTC)
-NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy")
-_OWN_FILES = re.compile(r"^(channel|gm|summary|dm-[a-z0-9-]+)\.md$|^img-\d+-.*")
-_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::[tTdDfFR])?>")
-# "<t:N:f> (<t:N:R>)": both are the same moment in a transcript
-_FULL_TIMESTAMP = re.compile(r"<t:(-?\d+):f> \(<t:\1:R>\)")
-_MENTION = re.compile(r"<@(\d+)>")
 PACES = ("instant", "human")
 MIN_THINK = timedelta(minutes=5)  # --pace human: the quickest answer to a panel
 THINK_SHARE = 0.8  # ... and the slowest, as a share of the time left before the deadline
@@ -66,303 +64,6 @@ class VirtualClock:
     def advance_to(self, moment: datetime) -> None:
         # A second past the due time: a timer due exactly "now" fires on every reading of it.
         self.now = max(self.now, moment + timedelta(seconds=1))
-
-
-@dataclass
-class Asked:
-    """A panel a scripted player answered: its request and the state it was answered in."""
-
-    ruleset: str
-    request: Request
-    state: dict[str, Any]
-
-
-@dataclass
-class Routed:
-    """An event as the step engine filed it: of a campaign, or (``battle``) of a battle."""
-
-    event: Event
-    battle: bool
-
-
-@dataclass
-class Recording:
-    """What a demo produced, for tests to read (``run_demo(record=True)``): every message
-    sent, in order (edits included), every panel answered, battles' included, every refusal
-    made while it played (``bot.errors.refusals_kept``: the rules' own, caught or not, the
-    service's too) and every event the step engine filed (its witness), embeds included."""
-
-    sent: list[OutboxMessage] = field(default_factory=list)
-    asked: list[Asked] = field(default_factory=list)
-    refusals: list[UserError] = field(default_factory=list)
-    events: list[Routed] = field(default_factory=list)  # every event filed, in order
-
-    def witness(self, is_battle: bool, events: list[Event]) -> None:
-        """The step engine's witness (``StepEngine.witness``): keeps each event it files."""
-        self.events.extend(Routed(ev, is_battle) for ev in events)
-
-
-@dataclass
-class DemoResult:
-    """What happened, for the summary and for tests."""
-
-    ruleset: str
-    folder: Path
-    seed: int
-    players: list[str]
-    actions: int = 0
-    clock_jumps: int = 0
-    answer_waits: int = 0  # --pace human: the clock moved on to a player's answer
-    gm_advances: int = 0  # the scripted GM's /gm advance where nothing else could go on
-    channel_posts: int = 0
-    channel_edits: int = 0
-    dms: dict[str, int] = field(default_factory=dict)
-    dm_edits: int = 0  # of players' DMs (their panels mostly)
-    panels_asked: int = 0  # panels shown to players, as new DMs or as edits
-    gm_posts: int = 0
-    gm_edits: int = 0
-    turns: int = 0  # game turns (or rounds) played, when the rule set counts them
-    pace: str = "instant"
-    away: list[str] = field(default_factory=list)  # seats away (P-26) when the demo ended
-    # per player, the most DM messages showing a panel at one time (P-28)
-    most_panels: dict[str, int] = field(default_factory=dict)
-    images: list[str] = field(default_factory=list)
-    # new channel posts per (channel, turn) of the campaign posting, and the (channel, turn)
-    # pairs in which a battle was fought (an HRFT turn, an Orbits turn with a battle phase)
-    turn_posts: dict[tuple[int, int], int] = field(default_factory=dict)
-    battle_turns: set[tuple[int, int]] = field(default_factory=set)
-    started: datetime = START
-    ended: datetime = START
-    final_status: str = ""
-    finished: bool = False
-    recording: Recording | None = None
-
-    def summary(self) -> str:
-        days = (self.ended - self.started).total_seconds() / 86400
-        lines = [
-            f"Demo of '{self.ruleset}' with seed {self.seed}: "
-            + ("the campaign ended." if self.finished else "the campaign did NOT end."),
-            f"Players: {', '.join(self.players)}.",
-            f"{self.actions} actions by scripted players; the clock jumped {self.clock_jumps} "
-            f"times to a deadline or reminder"
-            + (f" and {self.answer_waits} times to a player's answer" if self.answer_waits
-               else "")
-            + f"; {days:.1f} days of game time."
-            + (f" The GM moved the game on {plural(self.gm_advances, 'time')} (/gm advance)."
-               if self.gm_advances else ""),
-            f"Messages: {self.channel_posts} channel posts (and {self.channel_edits} edits of "
-            f"them), {sum(self.dms.values())} DMs (and {self.dm_edits} edits of them) "
-            f"({', '.join(f'{k} {v}' for k, v in self.dms.items()) or 'none'}), "
-            f"{self.gm_posts} to the GM"
-            + (f" (and {plural(self.gm_edits, 'edit')})" if self.gm_edits else "")
-            + f", {len(self.images)} pictures.",
-        ]
-        if self.turns and self.players:
-            per_player = sum(self.dms.values()) / len(self.players) / self.turns
-            lines.append(f"Per game turn ({self.turns}): "
-                         f"{self.channel_posts / self.turns:.2f} channel posts, "
-                         f"{per_player:.2f} DMs per player.")
-            lines.append("New DMs per player per game turn: " + ", ".join(
-                f"{name} {self.dms.get(name, 0) / self.turns:.2f}" for name in self.players)
-                + ".")
-        lines.append(f"DMs to the GM: {self.gm_posts}"
-                     + (f" (and {plural(self.gm_edits, 'edit')})" if self.gm_edits else "")
-                     + ".")
-        lines.append(f"Away seats at the end: {', '.join(self.away) or 'none'}.")
-        if self.pace != "instant":
-            lines.append(f"Pace: {self.pace} (scripted players answer after seeded random "
-                         "delays).")
-        lines.append(self.battle_line())
-        if self.final_status:
-            lines += ["", "Final state (public view):", self.final_status]
-        return "\n".join(lines)
-
-
-    def most_battle_posts(self, thread: bool) -> tuple[int, int] | None:
-        """(posts, turn) of the battle turn with the most new posts, in the campaign's own
-        channel or (``thread``) in a battle thread; None when no battle was fought there."""
-        counts = [(n, turn) for (channel, turn), n in self.turn_posts.items()
-                  if (channel, turn) in self.battle_turns and (channel != CHANNEL_ID) == thread]
-        return max(counts, key=lambda c: (c[0], -c[1])) if counts else None
-
-    def battle_line(self) -> str:
-        """H-D47, O-D28: the most new posts in one battle turn (edits do not count)."""
-        parts = []
-        for thread, where in ((False, "in the campaign channel"), (True, "in a battle thread")):
-            most = self.most_battle_posts(thread)
-            if most is not None:
-                parts.append(f"{most[0]} {where} (turn {most[1]})")
-        return ("Most posts in one battle turn: " + ("; ".join(parts) if parts
-                                                      else "no battle was fought") + ".")
-
-
-def _readable_times(text: str) -> str:
-    """Discord timestamps (``<t:...:R>``) as plain UTC times: a transcript has no reader's zone."""
-    text = _FULL_TIMESTAMP.sub(lambda m: f"<t:{m.group(1)}:f>", text)
-    return _TIMESTAMP.sub(
-        lambda m: datetime.fromtimestamp(int(m.group(1)), UTC).strftime("%a %d %b %H:%M UTC"),
-        text,
-    )
-
-
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "player"
-
-
-class Transcript:
-    """Collects the drained outbox as Markdown files and pictures in one folder."""
-
-    def __init__(self, folder: Path, result: DemoResult, names: dict[int, str]) -> None:
-        self.folder = folder
-        self.result = result
-        self.names = names  # user id -> player name (the GM included)
-        self.pages: dict[str, list[str]] = {"channel.md": [], "gm.md": []}
-        self.titles = {"channel.md": "the campaign channel", "gm.md": "messages to the GM"}
-        self._last_time: dict[str, datetime] = {}
-        self._image_no = 0
-        # outbox id of a sent message -> (page, index of its text line): an edit rewrites it
-        self._placed: dict[int, tuple[str, int]] = {}
-        # a DM's versions: what it shows now, and what it showed before (one line each)
-        self._shown: dict[int, str] = {}
-        self._earlier: dict[int, list[str]] = {}
-        self._images: dict[int, list[str]] = {}  # outbox id of a post -> its picture files
-        self._panels: dict[str, set[int]] = {}  # per player: messages showing a panel
-
-    def _readable(self, text: str) -> str:
-        text = _MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
-        return _readable_times(text.rstrip()) or "(no text)"
-
-    def _page(self, message: OutboxMessage) -> str:
-        """Which file a message goes to, counting it in the result."""
-        if message.kind == "channel":
-            self.result.channel_posts += 1
-            return "channel.md"
-        if message.user_id == GM_USER_ID:
-            self.result.gm_posts += 1
-            return "gm.md"
-        name = self.names.get(message.user_id or 0, f"user {message.user_id}")
-        self.result.dms[name] = self.result.dms.get(name, 0) + 1
-        page = f"dm-{_slug(name)}.md"
-        self.titles[page] = f"direct messages to {name}"
-        return page
-
-    def add(self, message: OutboxMessage, when: datetime, panel_note: str,
-            files: list[tuple[str, bytes]]) -> None:
-        if self.result.recording is not None:
-            self.result.recording.sent.append(message)
-        if message.kind == "dm" and message.panel is not None and message.user_id != GM_USER_ID:
-            self.result.panels_asked += 1
-        if message.kind == "dm" and message.user_id != GM_USER_ID:
-            self._count_panels(message)
-        if message.edit_of is not None and message.edit_of in self._placed:
-            # the transcript shows each edited message in its final form, where it was posted;
-            # under a DM, what it showed before (its earlier panels: none is lost)
-            page, index = self._placed[message.edit_of]
-            # an edit that carries pictures shows them instead of the earlier version's
-            self._drop_images(message.edit_of if files else None)
-            body = self._body(message, panel_note, files, message.edit_of)
-            if message.kind == "dm":
-                earlier = self._earlier.setdefault(message.edit_of, [])
-                earlier.append(self._shown.get(message.edit_of, ""))
-                self._shown[message.edit_of] = self._gist(message, panel_note)
-                body += "\n\n" + "\n".join(
-                    f"> {e} (an earlier version of this message)" if e.startswith("panel for")
-                    else f"> earlier version: {e}" for e in earlier if e)
-            self.pages[page][index] = body
-            self._count_edit(message)
-            return
-        page = self._page(message)
-        lines = self.pages.setdefault(page, [])
-        # A time heading only when the time moved: most messages of a step share one moment.
-        if self._last_time.get(page) != when:
-            self._last_time[page] = when
-            lines += [f"## {when:%a %d %b %H:%M} UTC", ""]
-        if message.kind == "channel" and message.channel_id != CHANNEL_ID:
-            lines += [f"*(in channel {message.channel_id})*", ""]
-        self._placed[message.id] = (page, len(lines))  # an edit rewrites this entry
-        self._shown[message.id] = self._gist(message, panel_note)
-        lines += [self._body(message, panel_note, files, message.id), "", "---", ""]
-
-    def _count_panels(self, message: OutboxMessage) -> None:
-        """Which of the player's DM messages show a panel now (an edit without one takes
-        it off); the most at one time goes into the result."""
-        name = self.names.get(message.user_id or 0, f"user {message.user_id}")
-        live = self._panels.setdefault(name, set())
-        first = message.edit_of or message.id
-        if message.panel is not None:
-            live.add(first)
-        else:
-            live.discard(first)
-        self.result.most_panels[name] = max(self.result.most_panels.get(name, 0), len(live))
-
-    def _gist(self, message: OutboxMessage, panel_note: str) -> str:
-        """A DM version in one line, for the list under its final form."""
-        if panel_note:
-            return panel_note
-        first = self._readable(message.content).split("\n")[0]
-        return first if len(first) <= 120 else first[:119] + "…"
-
-    def _count_edit(self, message: OutboxMessage) -> None:
-        if message.kind == "channel":
-            self.result.channel_edits += 1
-        elif message.user_id == GM_USER_ID:
-            self.result.gm_edits += 1
-        else:
-            self.result.dm_edits += 1
-
-    def _drop_images(self, placed: int | None) -> None:
-        for file_name in self._images.pop(placed, []) if placed is not None else []:
-            self.result.images.remove(file_name)
-            (self.folder / file_name).unlink(missing_ok=True)
-
-    def _body(self, message: OutboxMessage, panel_note: str,
-              files: list[tuple[str, bytes]], placed: int) -> str:
-        """One message as shown: its text, embeds, pictures and the panel under it."""
-        lines: list[str] = []
-        text = self._readable(message.content) if message.content.strip() else ""
-        if text or not message.embeds:
-            lines += [text or "(no text)", ""]
-        pictures = dict(files)
-        for embed in message.embeds:
-            # an embed as a quoted block, its picture inside it, as Discord shows it
-            plain = embed_limits.as_text(Embed.model_validate({**embed, "image": False}))
-            quoted = self._readable(plain).split("\n")
-            if embed.get("image") in pictures:
-                quoted += ["", self._image(embed["image"], pictures.pop(embed["image"]),
-                                           placed)]
-            lines += [f"> {line}".rstrip() for line in quoted] + [""]
-        for name, data in pictures.items():
-            lines += [self._image(name, data, placed), ""]
-        if panel_note:
-            lines += [f"> {panel_note}", ""]
-        return "\n".join(lines).rstrip("\n")
-
-    def _image(self, name: str, data: bytes, placed: int) -> str:
-        """Writes a picture next to the transcript; the Markdown that shows it."""
-        self._image_no += 1
-        file_name = f"img-{self._image_no:03d}-{_slug(Path(name).stem)}{Path(name).suffix}"
-        (self.folder / file_name).write_bytes(data)
-        self.result.images.append(file_name)
-        self._images.setdefault(placed, []).append(file_name)
-        return f"![{name}]({file_name})"
-
-    def write(self) -> None:
-        title = f"Demo of {self.result.ruleset}, seed {self.result.seed}"
-        files = {
-            page: [f"# {title}: {self.titles[page]}", "", *lines]
-            for page, lines in self.pages.items()
-        }
-        files["summary.md"] = [f"# {title}: summary", "", "```", self.result.summary(), "```"]
-        for name, lines in files.items():
-            (self.folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def _prepare_folder(folder: Path) -> None:
-    """Creates the folder and removes a previous demo's files (and only those)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for entry in folder.iterdir():
-        if entry.is_file() and _OWN_FILES.match(entry.name):
-            entry.unlink()
 
 
 def _seat_count(ruleset: Ruleset, players: int | None) -> int:
@@ -634,7 +335,7 @@ async def run_demo(
         raise InvalidInput(f"--absent takes seat numbers 1 to {seats}; got {sorted(absent)}.")
     if pace not in PACES:
         raise InvalidInput(f"--pace is one of {', '.join(PACES)}; got {pace[:20]!r}.")
-    _prepare_folder(folder)
+    prepare_folder(folder)
     clock = VirtualClock()
     names = [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(seats)]
     result = DemoResult(ruleset=ruleset.name, folder=folder, seed=seed, players=names,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.campaign import demo
+from bot.campaign import demo_record
 from bot.campaign.models import OutboxMessage
 from tests.support.demos import Demos
 
@@ -43,7 +43,7 @@ async def test_h_d46_an_hrft_battle_turn_is_at_most_four_posts_with_every_roll(
     assert most is not None and most[0] == max(battle.values())
     summary = (played.folder / "summary.md").read_text()
     assert f"Most posts in one battle turn: {most[0]} in the campaign channel" in summary
-    posts = final_forms(sent, demo.CHANNEL_ID)
+    posts = final_forms(sent, demo_record.CHANNEL_ID)
     # every shot and every damage-control roll of the game reads in the final posts
     fired = [m for m in sent if m.kind == "channel" for e in m.embeds
              if " fires at " in e["title"]]
@@ -74,9 +74,9 @@ async def test_o_d28_an_orbits_battle_turn_is_at_most_four_posts_and_none_of_sta
     assert most is not None and most[0] <= MOST, result.turn_posts
     thread = result.most_battle_posts(thread=True)  # the battle fought in its thread
     assert thread is not None and thread[0] <= MOST
-    battle_turns = {t for (channel, t) in result.battle_turns if channel == demo.CHANNEL_ID}
+    battle_turns = {t for (channel, t) in result.battle_turns if channel == demo_record.CHANNEL_ID}
     assert battle_turns
-    posts = final_forms(sent, demo.CHANNEL_ID)
+    posts = final_forms(sent, demo_record.CHANNEL_ID)
     assert not [m.content for m in posts if status_only(m)]
     # the battle card carries the step's status on top: who reports the losses
     # (a result proposed from the battle's thread is news of its own, P-15)

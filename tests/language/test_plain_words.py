@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.campaign import demo
+from bot.campaign import demo_record
 from bot.campaign.models import OutboxMessage
 from tests.support.demos import Demos
 
@@ -21,7 +21,7 @@ def _posts(sent: list[OutboxMessage]) -> list[str]:
     """Every post and DM of a demo as players read it: its text, and each embed apart."""
     seen: list[str] = []
     for message in sent:
-        if message.user_id != demo.GM_USER_ID:
+        if message.user_id != demo_record.GM_USER_ID:
             seen.append(message.content)
             seen.extend("\n".join([str(e.get("title", "")), str(e.get("description", "")),
                                    *(f"{f['name']}\n{f['value']}" for f in e.get("fields", [])),

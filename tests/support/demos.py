@@ -22,8 +22,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.campaign import demo
-from bot.campaign.demo import DemoResult, Recording, Routed
+from bot.campaign import demo, demo_record, demo_transcript
+from bot.campaign.demo_record import DemoResult, Recording, Routed
 from bot.campaign.models import OutboxMessage
 from bot.errors import RulesError, UserError
 from bot.rules import registry
@@ -59,8 +59,9 @@ class Played:
     def readable(self, text: str) -> str:
         """A message's text as its reader sees it (mentions as names, times in UTC), as the
         transcript shows it."""
-        names = {demo.GM_USER_ID + 1 + i: n for i, n in enumerate(self.result.players)}
-        transcript = demo.Transcript(self.folder, self.result, names | {demo.GM_USER_ID: "GM"})
+        gm = demo_record.GM_USER_ID
+        names = {gm + 1 + i: n for i, n in enumerate(self.result.players)}
+        transcript = demo_transcript.Transcript(self.folder, self.result, names | {gm: "GM"})
         return transcript._readable(text)
 
 
