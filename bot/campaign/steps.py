@@ -157,7 +157,7 @@ class StepEngine:
         snap = Snapshot(
             resolution_no=row.resolution_no + 1, state={} if stored else row.state or {},
             step_no=row.step_no, step_keys=row.step_keys, submissions=dict(ctx.submitted),
-        )  # (a stored state is not decoded to be left unread: CampaignRow.state)
+        )  # (not read when stored: a state kept as its text would be decoded for nothing)
         await turns.put_snapshot(tx, row.id, snap, fx.now, keep=self.core.undo_depth,
                                  stored=stored)
         row.resolution_no += 1
