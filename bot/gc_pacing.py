@@ -70,7 +70,7 @@ class QuietCollector:
         self._clock = clock
         self.every = every
         self._last: float | None = None
-        self.collections = 0  # full collections run here (tests, the log)
+        self.collections = 0  # full collections run here (the tests read it)
 
     def due(self) -> bool:
         if gc.get_count()[2] < QUIET_FULL_AFTER:  # young collections since the last full

@@ -77,8 +77,7 @@ class _StateDict:
     its model's text; dumping it to a dict too cost FTCamp's 141 KB state a millisecond that
     nothing but an undo of that same transaction reads)."""
 
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.slot = f"_{name}_value"
+    slot = "_state_value"  # where the row keeps it: a dict, a ``_Text`` or None
 
     def __get__(self, row: Any, owner: type | None = None) -> Any:
         if row is None:
@@ -107,9 +106,10 @@ class CampaignRow(CampaignHead):
     version: int
     created_at: float
     updated_at: float
-    # ``state`` and its text, when the service encoded that very dict from its model (issue 17
-    # item 9: one encode of a new state, in Rust, instead of a dict walk then json.dumps); a
-    # new dict put in ``state`` is encoded again, never saved with another's text
+    # ``state`` and its text, when that very dict was decoded from its model's text
+    # (``put_state_text``: one encode of a new state, in Rust, instead of a dict walk then
+    # json.dumps, issue 17 item 9); a new dict put in ``state`` is encoded again, never saved
+    # with another's text
     encoded: tuple[dict[str, Any], str] | None = field(default=None, repr=False, compare=False)
 
     def put_state_text(self, text: str) -> None:
@@ -119,7 +119,7 @@ class CampaignRow(CampaignHead):
 
     def state_text(self) -> str | None:
         """The state column's text for ``state``."""
-        value = self.__dict__["_state_value"]
+        value = self.__dict__[_StateDict.slot]  # (read as stored: a text is not decoded)
         if isinstance(value, _Text):
             return value.text
         if value is None:
